@@ -1,0 +1,438 @@
+//! Sudoku grids: the grid type, the lenient text reader, formatting, and the check for clashing givens.
+//!
+//! A grid carries its [`Shape`], so sizes other than 9x9 can arrive without changing the types that pass
+//! grids around. Today the text reader reads 9x9 puzzles only.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The shape of a grid: square boxes of `box_size` x `box_size` cells, so a side of `box_size²` cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shape {
+    box_size: u8,
+}
+
+impl Shape {
+    /// The classic 9x9 grid of 3x3 boxes.
+    pub const NINE: Shape = Shape { box_size: 3 };
+
+    /// The shape with boxes of `box_size` x `box_size` cells, for box sizes 2 to 5 (4x4 to 25x25 grids).
+    pub fn with_box_size(box_size: u8) -> Option<Shape> {
+        (2..=5).contains(&box_size).then_some(Shape { box_size })
+    }
+
+    /// Cells along one side of a box.
+    pub fn box_size(self) -> usize {
+        usize::from(self.box_size)
+    }
+
+    /// Cells along one side of the grid, which is also the largest digit.
+    pub fn side(self) -> usize {
+        self.box_size() * self.box_size()
+    }
+
+    /// Cells in the whole grid.
+    pub fn cells(self) -> usize {
+        self.side() * self.side()
+    }
+
+    /// The position of the cell at `index` in row-major order.
+    pub fn cell(self, index: usize) -> Cell {
+        Cell {
+            row: index / self.side(),
+            col: index % self.side(),
+        }
+    }
+
+    /// The box (numbered from 0, row-major) that holds `cell`.
+    pub fn box_of(self, cell: Cell) -> usize {
+        (cell.row / self.box_size()) * self.box_size() + cell.col / self.box_size()
+    }
+}
+
+/// A cell's position, numbered from 0 (displayed from 1, as people count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cell {
+    /// Row, from 0 at the top.
+    pub row: usize,
+    /// Column, from 0 at the left.
+    pub col: usize,
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "row {}, column {}", self.row + 1, self.col + 1)
+    }
+}
+
+/// Why a puzzle's text could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// A character that is neither a digit, a blank, nor layout.
+    #[error(
+        "invalid character {ch:?} at position {} of the text{}: expected a digit 1-9, or '.' or '0' for a blank",
+        .position + 1,
+        .cell.map(|c| format!(" ({c})")).unwrap_or_default()
+    )]
+    InvalidCharacter {
+        /// The offending character.
+        ch: char,
+        /// Its position in the text, counted in characters from 0.
+        position: usize,
+        /// The cell it would have filled, if the grid was not already full.
+        cell: Option<Cell>,
+    },
+    /// The text holds more or fewer cells than the grid has.
+    #[error("expected {expected} cells, found {found}")]
+    WrongCellCount {
+        /// Cells the text held.
+        found: usize,
+        /// Cells the grid has.
+        expected: usize,
+    },
+}
+
+/// A row, column or box of the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// A row, numbered from 0.
+    Row(usize),
+    /// A column, numbered from 0.
+    Column(usize),
+    /// A box, numbered from 0 in row-major order.
+    Box(usize),
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unit::Row(i) => write!(f, "row {}", i + 1),
+            Unit::Column(i) => write!(f, "column {}", i + 1),
+            Unit::Box(i) => write!(f, "box {}", i + 1),
+        }
+    }
+}
+
+/// Two givens with the same digit in one row, column or box.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("digit {digit} appears twice in {unit}: at {first} and at {second}")]
+pub struct Conflict {
+    /// The repeated digit.
+    pub digit: u8,
+    /// The unit that holds it twice.
+    pub unit: Unit,
+    /// The first of the two cells, in row-major order.
+    pub first: Cell,
+    /// The second of the two cells.
+    pub second: Cell,
+}
+
+/// Why a puzzle cannot be accepted: its text is unreadable, or its givens clash.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PuzzleError {
+    /// The text could not be read as a grid.
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    /// The grid was read, but two givens clash.
+    #[error(transparent)]
+    Conflict(#[from] Conflict),
+}
+
+/// A grid of cells in row-major order: 0 is a blank, 1 to `side` a digit.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Grid {
+    shape: Shape,
+    cells: Vec<u8>,
+}
+
+/// Characters that only lay a grid out and are skipped when reading one.
+fn is_layout(ch: char) -> bool {
+    ch.is_whitespace() || matches!(ch, '|' | '-' | '+' | ',' | '"' | '[' | ']')
+}
+
+impl Grid {
+    /// A grid of the given shape with every cell blank.
+    pub fn empty(shape: Shape) -> Grid {
+        Grid {
+            shape,
+            cells: vec![0; shape.cells()],
+        }
+    }
+
+    /// A grid from cell values in row-major order; `None` unless there are exactly `shape.cells()` values,
+    /// each 0 (blank) to `shape.side()`.
+    pub fn from_cells(shape: Shape, cells: Vec<u8>) -> Option<Grid> {
+        let fits =
+            cells.len() == shape.cells() && cells.iter().all(|&v| usize::from(v) <= shape.side());
+        fits.then_some(Grid { shape, cells })
+    }
+
+    /// Reads a 9x9 grid from text, leniently.
+    ///
+    /// Cells come in row-major order: `1`-`9` are givens, `.` and `0` blanks. Whitespace and the layout
+    /// characters `| - + , " [ ]` are skipped, so a one-line string, nine lines, a pretty-printed grid
+    /// with box borders and a JSON-style array of arrays all read the same.
+    pub fn parse(text: &str) -> Result<Grid, ParseError> {
+        let shape = Shape::NINE;
+        let mut cells = Vec::with_capacity(shape.cells());
+        let mut found = 0;
+        for (position, ch) in text.chars().enumerate() {
+            if is_layout(ch) {
+                continue;
+            }
+            let value = match ch {
+                '.' | '0' => 0,
+                '1'..='9' => ch as u8 - b'0',
+                _ => {
+                    let cell = (found < shape.cells()).then(|| shape.cell(found));
+                    return Err(ParseError::InvalidCharacter { ch, position, cell });
+                }
+            };
+            if found < shape.cells() {
+                cells.push(value);
+            }
+            found += 1;
+        }
+        if found != shape.cells() {
+            return Err(ParseError::WrongCellCount {
+                found,
+                expected: shape.cells(),
+            });
+        }
+        Ok(Grid { shape, cells })
+    }
+
+    /// Reads a puzzle: [`Grid::parse`], then the check that no two givens clash.
+    pub fn parse_puzzle(text: &str) -> Result<Grid, PuzzleError> {
+        let grid = Grid::parse(text)?;
+        grid.check_givens()?;
+        Ok(grid)
+    }
+
+    /// The grid's shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The cells in row-major order: 0 for a blank.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The value at `cell`: 0 for a blank.
+    pub fn get(&self, cell: Cell) -> u8 {
+        self.cells[cell.row * self.shape.side() + cell.col]
+    }
+
+    /// How many cells hold a digit.
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// True when no cell is blank.
+    pub fn is_full(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// The first clash of two equal givens in a row, column or box, if any, in row-major order of the
+    /// second cell.
+    pub fn check_givens(&self) -> Result<(), Conflict> {
+        let side = self.shape.side();
+        // For each unit and digit, the first cell seen holding it.
+        let mut seen: Vec<Option<Cell>> = vec![None; 3 * side * (side + 1)];
+        for (index, &digit) in self.cells.iter().enumerate() {
+            if digit == 0 {
+                continue;
+            }
+            let cell = self.shape.cell(index);
+            let units = [
+                Unit::Row(cell.row),
+                Unit::Column(cell.col),
+                Unit::Box(self.shape.box_of(cell)),
+            ];
+            for (kind, unit) in units.into_iter().enumerate() {
+                let number = match unit {
+                    Unit::Row(i) | Unit::Column(i) | Unit::Box(i) => i,
+                };
+                let slot = &mut seen[(kind * side + number) * (side + 1) + usize::from(digit)];
+                match slot {
+                    Some(first) => {
+                        return Err(Conflict {
+                            digit,
+                            unit,
+                            first: *first,
+                            second: cell,
+                        });
+                    }
+                    None => *slot = Some(cell),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// True when this grid is full, breaks no rule, and keeps every given of `puzzle`.
+    pub fn solves(&self, puzzle: &Grid) -> bool {
+        self.shape == puzzle.shape
+            && self.is_full()
+            && self.check_givens().is_ok()
+            && puzzle
+                .cells
+                .iter()
+                .zip(&self.cells)
+                .all(|(&given, &value)| given == 0 || given == value)
+    }
+}
+
+/// The character for a cell value: `.` for a blank, `1`-`9`, then `A` onwards for larger grids.
+fn symbol(value: u8) -> char {
+    match value {
+        0 => '.',
+        1..=9 => char::from(b'0' + value),
+        _ => char::from(b'A' + value - 10),
+    }
+}
+
+/// One line, no layout: `.` for blanks, so a full grid is just its digits.
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.cells
+            .iter()
+            .try_for_each(|&v| write!(f, "{}", symbol(v)))
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({self})")
+    }
+}
+
+impl FromStr for Grid {
+    type Err = ParseError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Grid::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn layouts_read_the_same() {
+        let one_line = Grid::parse(PUZZLE).unwrap();
+        let zeros = Grid::parse(&PUZZLE.replace('.', "0")).unwrap();
+        let lines: String = PUZZLE
+            .as_bytes()
+            .chunks(9)
+            .map(|row| format!("{}\n", std::str::from_utf8(row).unwrap()))
+            .collect();
+        let pretty = "5 3 . | . 7 . | . . .\n6 . . | 1 9 5 | . . .\n. 9 8 | . . . | . 6 .\n\
+                      ------+-------+------\n8 . . | . 6 . | . . 3\n4 . . | 8 . 3 | . . 1\n\
+                      7 . . | . 2 . | . . 6\n------+-------+------\n. 6 . | . . . | 2 8 .\n\
+                      . . . | 4 1 9 | . . 5\n. . . | . 8 . | . 7 9\n";
+        let board: String = format!(
+            "[{}]",
+            PUZZLE
+                .as_bytes()
+                .chunks(9)
+                .map(|row| format!(
+                    "[{}]",
+                    row.iter()
+                        .map(|&c| format!("\"{}\"", c as char))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        for text in [
+            zeros,
+            Grid::parse(&lines).unwrap(),
+            Grid::parse(pretty).unwrap(),
+            Grid::parse(&board).unwrap(),
+        ] {
+            assert_eq!(text, one_line);
+        }
+        assert_eq!(one_line.to_string(), PUZZLE);
+        assert_eq!(one_line.givens(), 30);
+    }
+
+    #[test]
+    fn invalid_character_names_itself_and_its_cell() {
+        let text = format!("{}x{}", &PUZZLE[..10], &PUZZLE[11..]);
+        let err = Grid::parse(&text).unwrap_err();
+        assert_eq!(
+            err,
+            ParseError::InvalidCharacter {
+                ch: 'x',
+                position: 10,
+                cell: Some(Cell { row: 1, col: 1 })
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "invalid character 'x' at position 11 of the text (row 2, column 2): \
+             expected a digit 1-9, or '.' or '0' for a blank"
+        );
+    }
+
+    #[test]
+    fn wrong_counts_name_the_count() {
+        for (text, found) in [("", 0), (&PUZZLE[..80], 80), (&format!("{PUZZLE}1"), 82)] {
+            assert_eq!(
+                Grid::parse(text).unwrap_err(),
+                ParseError::WrongCellCount {
+                    found,
+                    expected: 81
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn clashes_name_unit_digit_and_cells() {
+        let mut row = [b'.'; 81];
+        row[0] = b'4';
+        row[8] = b'4';
+        let mut col = [b'.'; 81];
+        col[4] = b'7';
+        col[76] = b'7';
+        let mut boxed = [b'.'; 81];
+        boxed[30] = b'2';
+        boxed[50] = b'2';
+        let cases = [
+            (row, Unit::Row(0), 4, (0, 0), (0, 8)),
+            (col, Unit::Column(4), 7, (0, 4), (8, 4)),
+            (boxed, Unit::Box(4), 2, (3, 3), (5, 5)),
+        ];
+        for (text, unit, digit, first, second) in cases {
+            let err = Grid::parse_puzzle(std::str::from_utf8(&text).unwrap()).unwrap_err();
+            let expected = Conflict {
+                digit,
+                unit,
+                first: Cell {
+                    row: first.0,
+                    col: first.1,
+                },
+                second: Cell {
+                    row: second.0,
+                    col: second.1,
+                },
+            };
+            assert_eq!(err, PuzzleError::Conflict(expected));
+        }
+        let msg = Grid::parse_puzzle(std::str::from_utf8(&row).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            msg,
+            "digit 4 appears twice in row 1: at row 1, column 1 and at row 1, column 9"
+        );
+    }
+}
