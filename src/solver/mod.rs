@@ -118,7 +118,7 @@ impl<'a> Limiter<'a> {
         }
         // Looking before the first guess too means a flag raised before the search began stops it at
         // its first guess, rather than after a whole interval.
-        if self.guesses % CANCEL_CHECK_INTERVAL == 0
+        if self.guesses.is_multiple_of(CANCEL_CHECK_INTERVAL)
             && self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed))
         {
             self.stopped = Some(Verdict::Cancelled);

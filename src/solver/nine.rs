@@ -112,6 +112,25 @@ static PERMUTATION_CELLS: [u32; 512] = {
     table
 };
 
+/// The same permutation rule on a bare 9-bit pattern (bit `line * 3 + block`): the segments used by at
+/// least one permutation. Used for stacks, where the lines are bands and the blocks are columns.
+static PERMUTATION_SEGMENTS: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut live = 0;
+    while live < 512 {
+        let cells = PERMUTATION_CELLS[live];
+        let mut seg = 0;
+        while seg < 9 {
+            if cells & (1 << ((seg / 3) * 9 + (seg % 3) * 3)) != 0 {
+                table[live] |= 1 << seg;
+            }
+            seg += 1;
+        }
+        live += 1;
+    }
+    table
+};
+
 /// The live (row, box) segments of a band word, bit `row * 3 + box`.
 #[inline(always)]
 fn segments(word: u32) -> usize {
@@ -131,7 +150,11 @@ fn columns(word: u32) -> u32 {
 fn rows_of(word: u32) -> u32 {
     let r0 = if word & ROW != 0 { ROW } else { 0 };
     let r1 = if word & (ROW << 9) != 0 { ROW << 9 } else { 0 };
-    let r2 = if word & (ROW << 18) != 0 { ROW << 18 } else { 0 };
+    let r2 = if word & (ROW << 18) != 0 {
+        ROW << 18
+    } else {
+        0
+    };
     r0 | r1 | r2
 }
 
@@ -210,7 +233,8 @@ impl State {
                 if singles != 0 {
                     // Singles lie in different rows and (by the permutation) boxes; two in one column
                     // contradict each other.
-                    if columns(singles).count_ones() != singles.count_ones() {
+                    let (r0, r1, r2) = (singles & ROW, (singles >> 9) & ROW, singles >> 18);
+                    if (r0 & r1) | (r0 & r2) | (r1 & r2) != 0 {
                         return false;
                     }
                     self.place(i / 3, band, singles);
@@ -261,32 +285,51 @@ impl State {
         Some(placed)
     }
 
-    /// Places hidden singles in columns: a digit whose candidates in a column lie in one cell.
+    /// Stack consistency and column hidden singles, per digit. In a stack (three columns of boxes) a
+    /// digit takes one cell in each column and each band, so the (band, column) pairs it uses form a
+    /// permutation, exactly as (row, box) pairs do in a band: this is locked candidates in the column
+    /// direction. Then a column whose candidates lie in one cell is a hidden single. `Some(true)` if
+    /// anything changed, `None` on a contradiction.
     #[inline(always)]
-    fn column_singles(&mut self) -> Option<bool> {
-        let mut placed = false;
+    fn stacks_and_columns(&mut self) -> Option<bool> {
+        let mut changed = false;
         for d in 0..9 {
             let base = d * 3;
+            let words = [self.cand[base], self.cand[base + 1], self.cand[base + 2]];
+            let cols = [columns(words[0]), columns(words[1]), columns(words[2])];
+            let mut allowed = [0u32; 3];
+            for stack in 0..3 {
+                let shift = 3 * stack;
+                let live = ((cols[0] >> shift) & 7)
+                    | ((cols[1] >> shift) & 7) << 3
+                    | ((cols[2] >> shift) & 7) << 6;
+                let segments = u32::from(PERMUTATION_SEGMENTS[live as usize]);
+                if segments == 0 {
+                    return None;
+                }
+                allowed[0] |= (segments & 7) << shift;
+                allowed[1] |= ((segments >> 3) & 7) << shift;
+                allowed[2] |= ((segments >> 6) & 7) << shift;
+            }
             let mut once = [0u32; 3];
             let (mut any, mut many) = (0u32, 0u32);
-            for (b, slot) in once.iter_mut().enumerate() {
-                let word = self.cand[base + b];
+            for b in 0..3 {
+                let word = words[b] & (allowed[b] * COLUMN_SPREAD);
+                if word != words[b] {
+                    self.cand[base + b] = word;
+                    changed = true;
+                }
                 let (r0, r1, r2) = (word & ROW, (word >> 9) & ROW, word >> 18);
                 let in_band = r0 | r1 | r2;
                 // Columns with exactly one candidate row in this band.
-                *slot = (r0 ^ r1 ^ r2) & !((r0 & r1) | (r0 & r2) | (r1 & r2));
+                once[b] = (r0 ^ r1 ^ r2) & !((r0 & r1) | (r0 & r2) | (r1 & r2));
                 many |= any & in_band;
                 any |= in_band;
             }
-            if any != ROW {
-                // A column with no place for the digit.
-                return None;
-            }
             let alone = !many & ROW;
             for (b, &one) in once.iter().enumerate() {
-                let cells =
+                let mut cells =
                     self.cand[base + b] & ((alone & one) * COLUMN_SPREAD) & self.unsolved[b];
-                let mut cells = cells;
                 while cells != 0 {
                     let cell = cells & cells.wrapping_neg();
                     cells ^= cell;
@@ -294,11 +337,11 @@ impl State {
                         return None;
                     }
                     self.place(d, b, cell);
-                    placed = true;
+                    changed = true;
                 }
             }
         }
-        Some(placed)
+        Some(changed)
     }
 
     /// Propagates to a fixed point; false on a contradiction.
@@ -316,7 +359,7 @@ impl State {
             if self.is_solved() {
                 return true;
             }
-            match self.column_singles() {
+            match self.stacks_and_columns() {
                 None => return false,
                 Some(true) => continue,
                 Some(false) => return true,
