@@ -6,6 +6,7 @@
 //! [`server::serve`] entry that `main` and the tests share.
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod grid;
