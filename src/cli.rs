@@ -55,6 +55,13 @@ enum Command {
     )]
     Bench(BenchArgs),
 
+    /// Call a running server: solve one puzzle, or stream a file of puzzles through SolveBatch.
+    Client(crate::client::Args),
+
+    /// Load generators against a running server: stream files through SolveBatch, or run many
+    /// concurrent unary Solve clients; prints throughput and latency.
+    Load(crate::load::Args),
+
     /// Ask a server's grpc.health.v1 service whether it is serving; exit 0 if so, 1 if not.
     #[command(
         after_help = "Examples:\n  sudoku-grpc health\n  sudoku-grpc health --addr http://10.0.0.7:50051 \
@@ -115,6 +122,8 @@ pub fn main() -> ExitCode {
         Command::Serve(config) => run_async(serve(config)),
         Command::Solve(args) => solve_lines(&args),
         Command::Bench(args) => bench(args),
+        Command::Client(args) => run_async(crate::client::run(args)),
+        Command::Load(args) => run_async(crate::load::run(args)),
         Command::Health(args) => run_async(health(args)),
     };
     result.unwrap_or_else(|e| {

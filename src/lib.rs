@@ -8,9 +8,11 @@
 
 pub mod bench;
 pub mod cli;
+pub mod client;
 pub mod config;
 pub mod grid;
 pub mod grpc;
+pub mod load;
 pub mod proto;
 pub mod server;
 pub mod service;
