@@ -8,6 +8,18 @@ use std::time::Duration;
 /// The address `serve` listens on unless told otherwise: every interface, gRPC's customary port.
 pub const DEFAULT_ADDR: &str = "0.0.0.0:50051";
 
+/// The address of the metrics endpoint unless told otherwise: every interface, Prometheus' customary
+/// exporter port.
+pub const DEFAULT_METRICS_ADDR: &str = "0.0.0.0:9090";
+
+/// Parses an address, or `off` (or nothing) for none.
+fn parse_optional_addr(text: &str) -> Result<Option<SocketAddr>, std::net::AddrParseError> {
+    match text {
+        "" | "off" => Ok(None),
+        _ => text.parse().map(Some),
+    }
+}
+
 /// The largest request or response message, in bytes. A 9x9 puzzle is about 100 bytes and even a
 /// pretty-printed 25x25 grid stays under a few kilobytes, so anything bigger is a mistake or an attack.
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
@@ -94,13 +106,17 @@ pub struct ServerConfig {
     #[arg(long, env = "SUDOKU_SHUTDOWN_GRACE", default_value = "10s", value_parser = humantime::parse_duration)]
     pub shutdown_grace: Duration,
 
+    /// Address of the Prometheus metrics endpoint (`GET /metrics`); `off` disables it.
+    #[arg(long, env = "SUDOKU_METRICS_ADDR", default_value = DEFAULT_METRICS_ADDR, value_parser = parse_optional_addr)]
+    pub metrics_addr: std::option::Option<SocketAddr>,
+
     /// Log format; the level comes from `RUST_LOG` (default `info`).
     #[arg(long, env = "SUDOKU_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
 }
 
 impl ServerConfig {
-    /// The defaults, listening on `addr`; what tests start from.
+    /// The defaults, listening on `addr` with no metrics endpoint; what tests start from.
     pub fn with_addr(addr: SocketAddr) -> ServerConfig {
         let mut config = <ServerConfig as clap::FromArgMatches>::from_arg_matches(
             &<ServerConfig as clap::Args>::augment_args(clap::Command::new("serve"))
@@ -109,6 +125,7 @@ impl ServerConfig {
         )
         .unwrap_or_else(|e| unreachable!("the defaults parse: {e}"));
         config.addr = addr;
+        config.metrics_addr = None;
         config
     }
 

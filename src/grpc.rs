@@ -17,6 +17,20 @@ pub fn deadline<T>(request: &Request<T>) -> Option<Instant> {
     Some(Instant::now() + timeout.saturating_sub(DEADLINE_MARGIN))
 }
 
+/// The metadata key of a caller's request id, logged with its RPC and echoed back.
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// The caller's request id, from `x-request-id` metadata, for the logs; empty when absent.
+pub fn request_id<T>(request: &Request<T>) -> String {
+    let id = request
+        .metadata()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok());
+    // Bounded, so a hostile header cannot flood the logs.
+    id.map(|id| id.chars().take(128).collect())
+        .unwrap_or_default()
+}
+
 /// Parses a `grpc-timeout` value: up to 8 digits and a unit (`H`, `M`, `S`, `m`, `u`, `n`).
 pub fn parse_timeout(value: &str) -> Option<Duration> {
     if !value.is_ascii() {
@@ -55,6 +69,23 @@ pub fn normalize_request_error(status: Status) -> Status {
     } else {
         status
     }
+}
+
+/// tonic answers an oversized unary request OUT_OF_RANGE; gRPC's specification and every other
+/// implementation say RESOURCE_EXHAUSTED. Rewrites that one status in a response's headers.
+pub fn oversized_is_resource_exhausted<B>(mut response: http::Response<B>) -> http::Response<B> {
+    let headers = response.headers_mut();
+    let out_of_range = headers
+        .get("grpc-status")
+        .is_some_and(|v| v.as_bytes() == b"11");
+    let too_large = headers.get("grpc-message").is_some_and(|v| {
+        v.to_str()
+            .is_ok_and(|m| m.contains("message%20length%20too%20large"))
+    });
+    if out_of_range && too_large {
+        headers.insert("grpc-status", http::HeaderValue::from_static("8"));
+    }
+    response
 }
 
 #[cfg(test)]

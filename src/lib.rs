@@ -13,6 +13,7 @@ pub mod config;
 pub mod grid;
 pub mod grpc;
 pub mod load;
+pub mod metrics;
 pub mod proto;
 pub mod server;
 pub mod service;

@@ -11,15 +11,26 @@ use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 
+use tokio_util::sync::CancellationToken;
+
 use crate::config::{
     CONNECTION_WINDOW_BYTES, MAX_MESSAGE_BYTES, STREAM_WINDOW_BYTES, ServerConfig,
 };
+use crate::metrics::Metrics;
 use crate::proto::{self, sudoku_service_server::SudokuServiceServer};
 use crate::service::Sudoku;
 
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
+    /// The metrics port could not be opened.
+    #[error("cannot listen for metrics on {addr}: {source}")]
+    MetricsBind {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+        /// Why it failed.
+        source: std::io::Error,
+    },
     /// The reflection service could not read a descriptor set.
     #[error("cannot build the reflection service: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
@@ -37,14 +48,48 @@ async fn set_health(reporter: &HealthReporter, status: ServingStatus) {
     }
 }
 
-/// Serves on `listener` until `shutdown` completes, then shuts down gracefully: health turns
-/// NOT_SERVING, new RPCs are refused, and open ones get `config.shutdown_grace` to finish before the
-/// server stops anyway. Returns `Ok` after a clean or a forced stop alike.
+/// Serves gRPC on `listener`, and metrics on `config.metrics_addr` if set, until `shutdown` completes;
+/// then shuts down gracefully: health turns NOT_SERVING, new RPCs are refused, and open ones get
+/// `config.shutdown_grace` to finish before the server stops anyway. Returns `Ok` after a clean or a
+/// forced stop alike.
 pub async fn serve(
     listener: TcpListener,
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
+    let metrics_listener = match config.metrics_addr {
+        Some(addr) => Some(
+            TcpListener::bind(addr)
+                .await
+                .map_err(|source| ServerError::MetricsBind { addr, source })?,
+        ),
+        None => None,
+    };
+    serve_with_metrics(listener, metrics_listener, config, shutdown).await
+}
+
+/// [`serve`], with metrics on a listener the caller opened (or none), whatever the configuration says.
+pub async fn serve_with_metrics(
+    listener: TcpListener,
+    metrics_listener: Option<TcpListener>,
+    config: ServerConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServerError> {
+    let stopping = CancellationToken::new();
+    let trigger = stopping.clone();
+    let _stop_on_return = stopping.clone().drop_guard();
+    tokio::spawn(async move {
+        shutdown.await;
+        trigger.cancel();
+    });
+
+    let metrics = Metrics::new();
+    if let Some(metrics_listener) = metrics_listener {
+        tracing::info!(addr = ?metrics_listener.local_addr().ok(), "serving metrics at /metrics");
+        let metrics = metrics.clone();
+        tokio::spawn(metrics.serve(metrics_listener, stopping.clone().cancelled_owned()));
+    }
+
     let (health, health_service) = tonic_health::server::health_reporter();
     let reflection = || {
         tonic_reflection::server::Builder::configure()
@@ -58,7 +103,7 @@ pub async fn serve(
     };
     let (reflection_v1, reflection_v1alpha) =
         (reflection().build_v1()?, reflection().build_v1alpha()?);
-    let sudoku = SudokuServiceServer::new(Sudoku::new(&config))
+    let sudoku = SudokuServiceServer::new(Sudoku::new(&config, metrics))
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES)
         .accept_compressed(CompressionEncoding::Gzip)
@@ -68,14 +113,12 @@ pub async fn serve(
 
     let local_addr = listener.local_addr().ok();
     let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-    let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel();
     let signal = {
-        let health = health.clone();
+        let (health, stopping) = (health.clone(), stopping.clone());
         async move {
-            shutdown.await;
+            stopping.cancelled().await;
             tracing::info!("shutting down: draining open RPCs");
             set_health(&health, ServingStatus::NotServing).await;
-            let _ = stopping_tx.send(());
         }
     };
     let server = Server::builder()
@@ -86,6 +129,9 @@ pub async fn serve(
         .http2_keepalive_timeout(Some(config.keepalive_timeout))
         .max_connection_age(config.max_connection_age)
         .max_connection_age_grace(config.shutdown_grace)
+        .layer(tower::util::MapResponseLayer::new(
+            crate::grpc::oversized_is_resource_exhausted,
+        ))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
@@ -96,7 +142,7 @@ pub async fn serve(
     tracing::info!(addr = ?local_addr, "serving sudoku.v1.SudokuService");
     tokio::select! {
         result = server => result?,
-        () = grace_over(stopping_rx, config.shutdown_grace) => {
+        () = grace_over(&stopping, config.shutdown_grace) => {
             tracing::warn!(grace = ?config.shutdown_grace, "grace period over: closing the RPCs still open");
         }
     }
@@ -104,12 +150,10 @@ pub async fn serve(
     Ok(())
 }
 
-/// Completes `grace` after shutdown begins; never, if it does not.
-async fn grace_over(stopping: tokio::sync::oneshot::Receiver<()>, grace: Duration) {
-    match stopping.await {
-        Ok(()) => tokio::time::sleep(grace).await,
-        Err(_) => std::future::pending().await,
-    }
+/// Completes `grace` after shutdown begins.
+async fn grace_over(stopping: &CancellationToken, grace: Duration) {
+    stopping.cancelled().await;
+    tokio::time::sleep(grace).await;
 }
 
 /// Completes on SIGTERM or ctrl-c (SIGINT), whichever comes first.

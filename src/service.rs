@@ -15,6 +15,8 @@ use tracing::Instrument;
 
 use crate::config::ServerConfig;
 use crate::grid::{Grid, PuzzleError};
+use crate::grpc::REQUEST_ID;
+use crate::metrics::{InFlight, Metrics};
 use crate::proto::sudoku_service_server::SudokuService;
 use crate::proto::{
     self, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStats,
@@ -35,6 +37,7 @@ struct Limits {
 #[derive(Clone, Debug)]
 pub struct Sudoku {
     limits: Limits,
+    metrics: Metrics,
     /// One permit per puzzle being solved, across all requests.
     solvers: Arc<Semaphore>,
     /// Unary calls waiting for a solver slot.
@@ -109,7 +112,7 @@ impl Drop for CancelOnDrop {
 
 impl Sudoku {
     /// The service, with the limits of `config`.
-    pub fn new(config: &ServerConfig) -> Sudoku {
+    pub fn new(config: &ServerConfig, metrics: Metrics) -> Sudoku {
         let solvers = config.solver_threads();
         Sudoku {
             limits: Limits {
@@ -119,6 +122,7 @@ impl Sudoku {
                 default_max_guesses: config.default_max_guesses,
                 max_guesses_cap: config.max_guesses_cap,
             },
+            metrics,
             solvers: Arc::new(Semaphore::new(solvers)),
             queued: Arc::new(Semaphore::new(config.max_queued_solves)),
         }
@@ -160,11 +164,18 @@ impl Sudoku {
 
     /// Solves `puzzle` on the blocking pool while holding `slot`. Dropping the returned future stops
     /// the search within microseconds.
-    async fn run(slot: OwnedSemaphorePermit, puzzle: Grid, job: Job) -> Result<Solved, SolveError> {
+    async fn run(
+        &self,
+        slot: OwnedSemaphorePermit,
+        puzzle: Grid,
+        job: Job,
+    ) -> Result<Solved, SolveError> {
         let cancel = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = CancelOnDrop(cancel.clone());
+        let metrics = self.metrics.clone();
         let task = tokio::task::spawn_blocking(move || {
             let _slot = slot;
+            let _counted = metrics.in_flight();
             let options = solver::Options {
                 mode: job.mode,
                 max_guesses: Some(job.max_guesses),
@@ -172,10 +183,9 @@ impl Sudoku {
             };
             let start = Instant::now();
             let outcome = solver::solve(&puzzle, &options);
-            Solved {
-                outcome,
-                elapsed: start.elapsed(),
-            }
+            let elapsed = start.elapsed();
+            metrics.solve_time(elapsed);
+            Solved { outcome, elapsed }
         });
         task.await.map_err(|e| SolveError::Internal(e.to_string()))
     }
@@ -186,7 +196,7 @@ impl Sudoku {
         let result = match Grid::parse_puzzle(&request.puzzle) {
             Err(e) => Err(SolveError::Puzzle(e)),
             Ok(puzzle) => match self.solvers.clone().acquire_owned().await {
-                Ok(slot) => Self::run(slot, puzzle, job).await,
+                Ok(slot) => self.run(slot, puzzle, job).await,
                 Err(_) => Err(SolveError::Internal("the solver pool is closed".into())),
             },
         };
@@ -207,6 +217,7 @@ impl Sudoku {
                 response.error = e.to_string();
             }
         }
+        self.metrics.puzzle(response.verdict().as_str_name());
         response
     }
 }
@@ -252,7 +263,13 @@ impl SudokuService for Sudoku {
         request: Request<SolveRequest>,
     ) -> Result<Response<SolveResponse>, Status> {
         let deadline = crate::grpc::deadline(&request);
-        let span = tracing::info_span!("rpc", method = "Solve", verdict = tracing::field::Empty);
+        let span = tracing::info_span!(
+            "rpc",
+            method = "Solve",
+            request_id = crate::grpc::request_id(&request),
+            verdict = tracing::field::Empty
+        );
+        let request_id = request.metadata().get(REQUEST_ID).cloned();
         async move {
             let started = Instant::now();
             let request = request.into_inner();
@@ -260,7 +277,7 @@ impl SudokuService for Sudoku {
             let work = async {
                 let puzzle = Grid::parse_puzzle(&request.puzzle)?;
                 let slot = self.unary_slot().await?;
-                Self::run(slot, puzzle, job).await
+                self.run(slot, puzzle, job).await
             };
             let result = match deadline {
                 Some(deadline) => tokio::time::timeout_at(deadline.into(), work)
@@ -269,16 +286,24 @@ impl SudokuService for Sudoku {
                 None => work.await,
             };
             let answer = result.map(SolveResponse::from);
-            let verdict = match &answer {
-                Ok(answer) => answer.verdict().as_str_name(),
-                Err(e) => e.code().description(),
+            let code = match &answer {
+                Ok(answer) => {
+                    let verdict = answer.verdict().as_str_name();
+                    self.metrics.puzzle(verdict);
+                    tracing::Span::current().record("verdict", verdict);
+                    Code::Ok
+                }
+                Err(e) => e.code(),
             };
-            tracing::Span::current().record("verdict", verdict);
+            self.metrics.rpc("Solve", code, started.elapsed());
             tracing::info!(
                 elapsed_us = started.elapsed().as_micros() as u64,
+                ?code,
                 "solve finished"
             );
-            answer.map(Response::new).map_err(Status::from)
+            answer
+                .map(|answer| echo_request_id(request_id, Response::new(answer)))
+                .map_err(Status::from)
         }
         .instrument(span)
         .await
@@ -291,16 +316,39 @@ impl SudokuService for Sudoku {
         request: Request<Streaming<SolveBatchRequest>>,
     ) -> Result<Response<Self::SolveBatchStream>, Status> {
         let deadline = crate::grpc::deadline(&request);
-        let span = tracing::info_span!("rpc", method = "SolveBatch", items = tracing::field::Empty);
+        let span = tracing::info_span!(
+            "rpc",
+            method = "SolveBatch",
+            request_id = crate::grpc::request_id(&request),
+            items = tracing::field::Empty,
+            verdicts = tracing::field::Empty
+        );
+        let request_id = request.metadata().get(REQUEST_ID).cloned();
         let answers = batch(self.clone(), request.into_inner(), deadline, span);
-        Ok(Response::new(Box::pin(answers)))
+        Ok(echo_request_id(
+            request_id,
+            Response::new(Box::pin(answers)),
+        ))
     }
+}
+
+/// Returns the caller's request id in the response's initial metadata, so it can match logs on both
+/// sides.
+fn echo_request_id<T>(
+    id: Option<tonic::metadata::AsciiMetadataValue>,
+    mut response: Response<T>,
+) -> Response<T> {
+    if let Some(id) = id {
+        response.metadata_mut().insert(REQUEST_ID, id);
+    }
+    response
 }
 
 /// What the batch loop does next.
 enum Step {
     Read(Result<Option<SolveBatchRequest>, Status>),
-    Answer(Result<SolveBatchResponse, tokio::task::JoinError>),
+    /// An answer, and the item's place in the in-flight count, held until the answer is sent.
+    Answer(Result<SolveBatchResponse, tokio::task::JoinError>, InFlight),
     Deadline,
 }
 
@@ -315,9 +363,8 @@ fn batch(
 ) -> impl Stream<Item = Result<SolveBatchResponse, Status>> + Send {
     async_stream::stream! {
         let window = service.limits.batch_window;
-        let started = Instant::now();
+        let mut end = BatchEnd::new(service.metrics.clone(), span.clone());
         let mut in_flight = FuturesOrdered::new();
-        let mut next_index = 0u64;
         let mut reading = true;
         let mut failure = None;
         let deadline = crate::grpc::sleep(deadline);
@@ -326,14 +373,16 @@ fn batch(
             let step = tokio::select! {
                 biased;
                 () = &mut deadline => Step::Deadline,
-                Some(answer) = in_flight.next(), if !in_flight.is_empty() => Step::Answer(answer),
+                Some((answer, counted)) = in_flight.next(), if !in_flight.is_empty() => Step::Answer(answer, counted),
                 request = requests.message(), if reading && in_flight.len() < window => Step::Read(request),
             };
             match step {
                 Step::Read(Ok(Some(request))) => {
-                    let item = tokio::spawn(service.clone().solve_item(next_index, request).instrument(span.clone()));
-                    in_flight.push_back(AbortOnDropHandle::new(item));
-                    next_index += 1;
+                    let counted = service.metrics.batch_item();
+                    let item = service.clone().solve_item(end.items, request).instrument(span.clone());
+                    let task = AbortOnDropHandle::new(tokio::spawn(item));
+                    in_flight.push_back(async move { (task.await, counted) });
+                    end.items += 1;
                 }
                 Step::Read(Ok(None)) => reading = false,
                 Step::Read(Err(status)) => {
@@ -341,8 +390,11 @@ fn batch(
                     reading = false;
                     failure = Some(crate::grpc::normalize_request_error(status));
                 }
-                Step::Answer(Ok(answer)) => yield Ok(answer),
-                Step::Answer(Err(e)) => {
+                Step::Answer(Ok(answer), _counted) => {
+                    *end.verdicts.entry(answer.verdict().as_str_name()).or_default() += 1;
+                    yield Ok(answer);
+                }
+                Step::Answer(Err(e), _) => {
                     failure = Some(Status::internal(format!("a solve task failed: {e}")));
                     break;
                 }
@@ -352,15 +404,48 @@ fn batch(
                 }
             }
         }
-        span.record("items", next_index);
-        tracing::info!(
-            parent: &span,
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            status = ?failure.as_ref().map(Status::code).unwrap_or(Code::Ok),
-            "batch finished"
-        );
+        end.code = failure.as_ref().map_or(Code::Ok, Status::code);
         if let Some(status) = failure {
             yield Err(status);
         }
+    }
+}
+
+/// Logs and counts a SolveBatch when it ends, however it ends: a stream dropped before it finished was
+/// abandoned by its client, and counts as CANCELLED.
+struct BatchEnd {
+    metrics: Metrics,
+    span: tracing::Span,
+    started: Instant,
+    items: u64,
+    verdicts: std::collections::BTreeMap<&'static str, u64>,
+    code: Code,
+}
+
+impl BatchEnd {
+    fn new(metrics: Metrics, span: tracing::Span) -> BatchEnd {
+        BatchEnd {
+            metrics,
+            span,
+            started: Instant::now(),
+            items: 0,
+            verdicts: Default::default(),
+            code: Code::Cancelled,
+        }
+    }
+}
+
+impl Drop for BatchEnd {
+    fn drop(&mut self) {
+        let elapsed = self.started.elapsed();
+        self.metrics.rpc("SolveBatch", self.code, elapsed);
+        self.span.record("items", self.items);
+        self.span.record("verdicts", format!("{:?}", self.verdicts));
+        tracing::info!(
+            parent: &self.span,
+            elapsed_ms = elapsed.as_millis() as u64,
+            code = ?self.code,
+            "batch finished"
+        );
     }
 }
