@@ -13,6 +13,7 @@ use tonic::transport::Channel;
 /// A running server: its address, a trigger for graceful shutdown, and its task.
 pub struct TestServer {
     pub addr: SocketAddr,
+    pub metrics_addr: SocketAddr,
     shutdown: Option<oneshot::Sender<()>>,
     pub task: JoinHandle<Result<(), sudoku_grpc::server::ServerError>>,
 }
@@ -25,17 +26,25 @@ impl TestServer {
 
     /// Starts a server with the defaults as changed by `tweak`.
     pub async fn start_with(tweak: impl FnOnce(&mut ServerConfig)) -> TestServer {
-        sudoku_grpc::telemetry::init(sudoku_grpc::config::LogFormat::Text);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
+        let metrics = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let metrics_addr = metrics.local_addr().unwrap();
         let mut config = ServerConfig::with_addr(addr);
         tweak(&mut config);
         let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(sudoku_grpc::server::serve(listener, config, async {
+        let shutdown = async {
             let _ = rx.await;
-        }));
+        };
+        let task = tokio::spawn(sudoku_grpc::server::serve_with_metrics(
+            listener,
+            Some(metrics),
+            config,
+            shutdown,
+        ));
         TestServer {
             addr,
+            metrics_addr,
             shutdown: Some(tx),
             task,
         }
@@ -55,6 +64,32 @@ impl TestServer {
 
     pub async fn client(&self) -> SudokuServiceClient<Channel> {
         SudokuServiceClient::new(self.channel().await)
+    }
+
+    /// The server's metrics, as Prometheus text.
+    pub async fn metrics(&self) -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut tcp = tokio::net::TcpStream::connect(self.metrics_addr)
+            .await
+            .unwrap();
+        tcp.write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut text = String::new();
+        tcp.read_to_string(&mut text).await.unwrap();
+        assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+        text
+    }
+
+    /// The value of one metric series (name with its labels, as the text shows it); 0 if absent.
+    pub async fn metric(&self, series: &str) -> f64 {
+        let text = self.metrics().await;
+        text.lines()
+            .find_map(|line| {
+                line.strip_prefix(series)
+                    .and_then(|rest| rest.strip_prefix(' '))
+            })
+            .map_or(0.0, |v| v.trim().parse().unwrap())
     }
 
     /// Begins graceful shutdown.
