@@ -5,6 +5,7 @@
 #
 #   bash scripts/buf-lint.sh          # fix formatting with: scripts/buf/node_modules/.bin/buf format -w
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 
 tools="$ROOT/scripts/buf"

@@ -12,6 +12,7 @@
 #   bash scripts/e2e-grpcurl.sh [path/to/sudoku-grpc]     # default: target/{release,debug}/sudoku-grpc
 #   E2E_BATCH_LIMIT=200 bash scripts/e2e-grpcurl.sh       # stream fewer puzzles in the big batch
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 BIN="$(resolve_server_bin "${1:-}")"
 ensure_venv "$ROOT/scripts/requirements-tools.txt"

@@ -6,6 +6,7 @@
 #
 #   bash scripts/e2e-node.sh [path/to/sudoku-grpc]
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 BIN="$(resolve_server_bin "${1:-}")"
 NODE_DIR="$ROOT/clients/node"

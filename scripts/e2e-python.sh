@@ -6,6 +6,7 @@
 #
 #   bash scripts/e2e-python.sh [path/to/sudoku-grpc] [pytest args...]
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 BIN="$(resolve_server_bin "${1:-}")"
 shift || true

@@ -4,6 +4,7 @@
 #
 #   bash scripts/lint-dockerfile.sh
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 ensure_venv "$ROOT/scripts/requirements-tools.txt"
 log "hadolint $("$VENV/bin/hadolint" --version)"

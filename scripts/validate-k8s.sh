@@ -6,6 +6,7 @@
 #
 #   bash scripts/validate-k8s.sh
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 ensure_venv "$ROOT/scripts/requirements-tools.txt"
 

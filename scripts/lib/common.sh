@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the scripts in scripts/: sourced, not run.
 #
 # - ROOT: the repository root; every path below is relative to it.
@@ -64,6 +65,7 @@ start_server() {
     GRPC_PORT="$(free_port)"
     METRICS_PORT="$(free_port)"
     GRPC_ADDR="127.0.0.1:$GRPC_PORT"
+    # shellcheck disable=SC2034 # used by the scripts that source this file
     GRPC_URL="http://$GRPC_ADDR"
     SERVER_LOG="$E2E_DIR/$name-server.log"
     trap 'stop_server >/dev/null 2>&1 || true' EXIT
