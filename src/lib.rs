@@ -6,6 +6,13 @@
 //! [`server::serve`] entry that `main` and the tests share.
 #![warn(missing_docs)]
 
+pub mod bench;
+pub mod cli;
+pub mod config;
 pub mod grid;
+pub mod grpc;
 pub mod proto;
+pub mod server;
+pub mod service;
 pub mod solver;
+pub mod telemetry;

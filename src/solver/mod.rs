@@ -6,10 +6,11 @@
 //! panics. A search stops at a guess budget or when a caller-owned cancellation flag is raised.
 
 mod generic;
+mod nine;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::grid::Grid;
+use crate::grid::{Grid, Shape};
 
 /// What the search must establish.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,7 +75,19 @@ pub struct Outcome {
 }
 
 /// Solves `puzzle` as `options` ask.
+///
+/// 9x9 grids take the fast band-bitboard path; other shapes the general search.
 pub fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
+    if puzzle.shape() == Shape::NINE {
+        nine::solve(puzzle, options)
+    } else {
+        generic::solve(puzzle, options)
+    }
+}
+
+/// Solves `puzzle` with the general search whatever its shape: slower, but simple enough to serve as
+/// an independent oracle when testing the fast path.
+pub fn solve_generic(puzzle: &Grid, options: &Options<'_>) -> Outcome {
     generic::solve(puzzle, options)
 }
 
@@ -103,13 +116,15 @@ impl<'a> Limiter<'a> {
             self.stopped = Some(Verdict::LimitReached);
             return false;
         }
-        self.guesses += 1;
-        if self.guesses % CANCEL_CHECK_INTERVAL == 0
+        // Looking before the first guess too means a flag raised before the search began stops it at
+        // its first guess, rather than after a whole interval.
+        if self.guesses.is_multiple_of(CANCEL_CHECK_INTERVAL)
             && self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed))
         {
             self.stopped = Some(Verdict::Cancelled);
             return false;
         }
+        self.guesses += 1;
         true
     }
 

@@ -1,0 +1,468 @@
+//! The `bench` command's engine: solve puzzle files in-process, check every answer, and print speed
+//! figures per file and mode, next to a textbook backtracking baseline run on a sample in the same run.
+//!
+//! The CLI only builds a [`BenchOptions`] and calls [`run`]; everything else lives here so the figures
+//! can also be produced from tests or scratch programs without the service around them.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::grid::{Grid, ParseError};
+use crate::solver::{self, Mode, Options, Outcome, Verdict};
+
+/// How a benchmark runs.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    /// Worker threads the puzzles of a file are split across; 1 (the default) measures single-thread
+    /// latency, more measures throughput.
+    pub threads: usize,
+    /// The modes to measure, in order. Default: [`Mode::ProveUnique`], then [`Mode::FirstSolution`].
+    pub modes: Vec<Mode>,
+    /// Puzzles per file (spread evenly through it) that the textbook baseline also solves, so the
+    /// speed-up is measured on the same puzzles in the same run. 0 skips the baseline.
+    pub baseline_sample: usize,
+    /// The most time the baseline may spend on one puzzle; puzzles that hit it count at the cap, which
+    /// makes the reported speed-up a lower bound.
+    pub baseline_cap: Duration,
+}
+
+impl Default for BenchOptions {
+    fn default() -> Self {
+        BenchOptions {
+            threads: 1,
+            modes: vec![Mode::ProveUnique, Mode::FirstSolution],
+            baseline_sample: 200,
+            baseline_cap: Duration::from_millis(20),
+        }
+    }
+}
+
+/// Why a benchmark could not run or failed its checks.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// A puzzle file could not be read.
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// A line of a puzzle file is not a 9x9 puzzle.
+    #[error("{}:{line}: {source}", .path.display())]
+    BadLine {
+        /// The file.
+        path: PathBuf,
+        /// The line number, from 1.
+        line: usize,
+        /// Why it could not be read.
+        source: ParseError,
+    },
+    /// A file holds no puzzles.
+    #[error("{} holds no puzzles", .path.display())]
+    NoPuzzles {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A solver gave a wrong or unexpected answer: the benchmark sets have unique solutions.
+    #[error("{}:{line}: {solver} ({mode}) answered wrongly: {reason}", .path.display())]
+    WrongAnswer {
+        /// The file.
+        path: PathBuf,
+        /// The puzzle's line number, from 1.
+        line: usize,
+        /// Which solver: ours or the baseline.
+        solver: &'static str,
+        /// The mode it ran in.
+        mode: &'static str,
+        /// What was wrong.
+        reason: String,
+    },
+    /// The report could not be written.
+    #[error("cannot write the report: {0}")]
+    Write(#[from] io::Error),
+}
+
+/// A puzzle and the line it came from.
+struct Puzzle {
+    line: usize,
+    grid: Grid,
+}
+
+/// Reads one file's puzzles: one per line; blank lines and `#` comments skipped.
+fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, BenchError> {
+    let text = std::fs::read_to_string(path).map_err(|source| BenchError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    let mut puzzles = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let grid = Grid::parse(trimmed).map_err(|source| BenchError::BadLine {
+            path: path.to_owned(),
+            line: index + 1,
+            source,
+        })?;
+        puzzles.push(Puzzle {
+            line: index + 1,
+            grid,
+        });
+    }
+    if puzzles.is_empty() {
+        return Err(BenchError::NoPuzzles {
+            path: path.to_owned(),
+        });
+    }
+    Ok(puzzles)
+}
+
+fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::ProveUnique => "uniqueness",
+        Mode::FirstSolution => "first solution",
+    }
+}
+
+/// Timing summary of one batch of solves.
+struct Figures {
+    puzzles: usize,
+    wall: Duration,
+    /// Per-puzzle solve times, sorted.
+    times: Vec<Duration>,
+    guesses: u64,
+}
+
+impl Figures {
+    fn mean(&self) -> Duration {
+        self.times.iter().sum::<Duration>() / self.times.len().max(1) as u32
+    }
+
+    fn percentile(&self, pct: usize) -> Duration {
+        let n = self.times.len();
+        if n == 0 {
+            return Duration::ZERO;
+        }
+        self.times[(n * pct / 100).min(n - 1)]
+    }
+}
+
+/// Microseconds with two decimals, for the table.
+struct Micros(Duration);
+
+impl fmt::Display for Micros {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = format!("{:.2}", self.0.as_secs_f64() * 1e6);
+        f.pad(&text)
+    }
+}
+
+/// Solves `puzzles` in `mode` on `threads` threads, returning per-puzzle times and outcomes in order,
+/// and the wall time of the solving alone.
+fn solve_all(
+    puzzles: &[Puzzle],
+    mode: Mode,
+    threads: usize,
+) -> (Vec<(Duration, Outcome)>, Duration) {
+    let options = Options {
+        mode,
+        ..Options::default()
+    };
+    let solve_chunk = |chunk: &[Puzzle]| -> Vec<(Duration, Outcome)> {
+        chunk
+            .iter()
+            .map(|puzzle| {
+                let start = Instant::now();
+                let outcome = solver::solve(&puzzle.grid, &options);
+                (start.elapsed(), outcome)
+            })
+            .collect()
+    };
+    let threads = threads.clamp(1, puzzles.len().max(1));
+    let start = Instant::now();
+    let results = if threads == 1 {
+        solve_chunk(puzzles)
+    } else {
+        let chunk_len = puzzles.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = puzzles
+                .chunks(chunk_len)
+                .map(|chunk| scope.spawn(move || solve_chunk(chunk)))
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|handle| handle.join().unwrap_or_default())
+                .collect()
+        })
+    };
+    (results, start.elapsed())
+}
+
+/// Checks our answer to one puzzle of a unique-solution set.
+fn check(path: &Path, puzzle: &Puzzle, mode: Mode, outcome: &Outcome) -> Result<(), BenchError> {
+    let expected = match mode {
+        Mode::ProveUnique => Verdict::Unique,
+        Mode::FirstSolution => Verdict::Solved,
+    };
+    let reason = if outcome.verdict != expected {
+        Some(format!(
+            "verdict {:?}, expected {expected:?}",
+            outcome.verdict
+        ))
+    } else {
+        match &outcome.solution {
+            None => Some("no solution returned".to_owned()),
+            Some(solution) if !solution.solves(&puzzle.grid) => {
+                Some(format!("{solution} does not solve {}", puzzle.grid))
+            }
+            Some(_) => None,
+        }
+    };
+    match reason {
+        None => Ok(()),
+        Some(reason) => Err(BenchError::WrongAnswer {
+            path: path.to_owned(),
+            line: puzzle.line,
+            solver: "fast solver",
+            mode: mode_name(mode),
+            reason,
+        }),
+    }
+}
+
+/// Runs the benchmark over `files`, writing a table per file to `out`. Every answer is checked; the
+/// first wrong one ends the run with [`BenchError::WrongAnswer`].
+pub fn run(
+    files: &[PathBuf],
+    options: &BenchOptions,
+    out: &mut dyn Write,
+) -> Result<(), BenchError> {
+    let threads = options.threads.max(1);
+    for path in files {
+        let puzzles = read_puzzles(path)?;
+        writeln!(
+            out,
+            "{}: {} puzzles, {} thread{}",
+            path.display(),
+            puzzles.len(),
+            threads,
+            if threads == 1 { "" } else { "s" }
+        )?;
+        writeln!(
+            out,
+            "  {:<16} {:>8} {:>12} {:>10} {:>10} {:>10} {:>10} {:>15}",
+            "mode",
+            "puzzles",
+            "puzzles/s",
+            "mean µs",
+            "p50 µs",
+            "p99 µs",
+            "max µs",
+            "guesses/puzzle"
+        )?;
+        let mut per_mode: Vec<(Mode, Vec<Duration>)> = Vec::new();
+        for &mode in &options.modes {
+            let (results, wall) = solve_all(&puzzles, mode, threads);
+            for (puzzle, (_, outcome)) in puzzles.iter().zip(&results) {
+                check(path, puzzle, mode, outcome)?;
+            }
+            let times_in_order: Vec<Duration> = results.iter().map(|(t, _)| *t).collect();
+            let mut times = times_in_order.clone();
+            times.sort_unstable();
+            let figures = Figures {
+                puzzles: puzzles.len(),
+                wall,
+                times,
+                guesses: results.iter().map(|(_, o)| o.stats.guesses).sum(),
+            };
+            writeln!(
+                out,
+                "  {:<16} {:>8} {:>12.0} {:>10} {:>10} {:>10} {:>10} {:>15.2}",
+                mode_name(mode),
+                figures.puzzles,
+                figures.puzzles as f64 / figures.wall.as_secs_f64(),
+                Micros(figures.mean()),
+                Micros(figures.percentile(50)),
+                Micros(figures.percentile(99)),
+                Micros(figures.percentile(100)),
+                figures.guesses as f64 / figures.puzzles as f64
+            )?;
+            per_mode.push((mode, times_in_order));
+        }
+        if options.baseline_sample > 0 {
+            run_baseline(path, &puzzles, &per_mode, options, out)?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// Runs the baseline on an evenly spread sample and prints our speed-up over it on the same puzzles.
+fn run_baseline(
+    path: &Path,
+    puzzles: &[Puzzle],
+    per_mode: &[(Mode, Vec<Duration>)],
+    options: &BenchOptions,
+    out: &mut dyn Write,
+) -> Result<(), BenchError> {
+    let size = options.baseline_sample.min(puzzles.len());
+    let sample: Vec<usize> = (0..size).map(|i| i * puzzles.len() / size).collect();
+    let mut total = Duration::ZERO;
+    let mut capped = 0;
+    for &index in &sample {
+        let puzzle = &puzzles[index];
+        let start = Instant::now();
+        let answer = baseline::solve(puzzle.grid.cells(), start + options.baseline_cap);
+        let elapsed = start.elapsed();
+        match answer {
+            baseline::Answer::Solved(cells) => {
+                let solved = Grid::from_cells(puzzle.grid.shape(), cells.to_vec())
+                    .is_some_and(|grid| grid.solves(&puzzle.grid));
+                if !solved {
+                    return Err(BenchError::WrongAnswer {
+                        path: path.to_owned(),
+                        line: puzzle.line,
+                        solver: "baseline",
+                        mode: "first solution",
+                        reason: "its grid does not solve the puzzle".to_owned(),
+                    });
+                }
+                total += elapsed;
+            }
+            baseline::Answer::Capped => {
+                capped += 1;
+                total += options.baseline_cap;
+            }
+            baseline::Answer::Unsolvable => {
+                return Err(BenchError::WrongAnswer {
+                    path: path.to_owned(),
+                    line: puzzle.line,
+                    solver: "baseline",
+                    mode: "first solution",
+                    reason: "found no solution".to_owned(),
+                });
+            }
+        }
+    }
+    let baseline_mean = total / size as u32;
+    let bound = if capped > 0 { ">= " } else { "" };
+    writeln!(
+        out,
+        "  baseline (textbook row-major backtracking, first solution) on {size} puzzles: \
+         mean {} µs, {capped} hit the {} ms cap{}",
+        Micros(baseline_mean),
+        options.baseline_cap.as_millis(),
+        if capped > 0 {
+            " (counted at the cap)"
+        } else {
+            ""
+        }
+    )?;
+    for (mode, times) in per_mode {
+        let ours: Duration = sample.iter().map(|&i| times[i]).sum::<Duration>() / size as u32;
+        let speedup = baseline_mean.as_secs_f64() / ours.as_secs_f64().max(1e-12);
+        writeln!(
+            out,
+            "    speed-up, ours in {} mode on the same puzzles ({} µs mean): {bound}{speedup:.0}x",
+            mode_name(*mode),
+            Micros(ours)
+        )?;
+    }
+    Ok(())
+}
+
+/// BASELINE ONLY, not used by the service: the textbook (LeetCode 37) backtracking solver, kept
+/// deliberately naive as the yardstick the benchmark measures the real solver against.
+///
+/// It fills blanks in row-major order, trying digits 1 to 9 and checking each by scanning the cell's
+/// row, column and box, and stops at the first solution.
+pub mod baseline {
+    use std::time::Instant;
+
+    /// What the baseline found.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Answer {
+        /// A solution (the first found), row-major.
+        Solved([u8; 81]),
+        /// No solution exists.
+        Unsolvable,
+        /// The deadline passed first.
+        Capped,
+    }
+
+    /// Nodes between two looks at the clock.
+    const CLOCK_INTERVAL: u32 = 4096;
+
+    struct Search {
+        board: [u8; 81],
+        deadline: Instant,
+        nodes: u32,
+        capped: bool,
+    }
+
+    impl Search {
+        fn valid(&self, index: usize, digit: u8) -> bool {
+            let (row, col) = (index / 9, index % 9);
+            let (box_row, box_col) = (row / 3 * 3, col / 3 * 3);
+            for i in 0..9 {
+                if self.board[row * 9 + i] == digit
+                    || self.board[i * 9 + col] == digit
+                    || self.board[(box_row + i / 3) * 9 + box_col + i % 3] == digit
+                {
+                    return false;
+                }
+            }
+            true
+        }
+
+        fn fill(&mut self) -> bool {
+            let Some(index) = self.board.iter().position(|&v| v == 0) else {
+                return true;
+            };
+            for digit in 1..=9 {
+                self.nodes += 1;
+                if self.nodes.is_multiple_of(CLOCK_INTERVAL) && Instant::now() >= self.deadline {
+                    self.capped = true;
+                    return false;
+                }
+                if self.valid(index, digit) {
+                    self.board[index] = digit;
+                    if self.fill() {
+                        return true;
+                    }
+                    if self.capped {
+                        return false;
+                    }
+                    self.board[index] = 0;
+                }
+            }
+            false
+        }
+    }
+
+    /// Solves a 9x9 puzzle given as 81 row-major cells (0 for a blank), giving up at `deadline`.
+    /// Cells beyond 81 are ignored and missing ones read as blank; givens are assumed not to clash.
+    pub fn solve(cells: &[u8], deadline: Instant) -> Answer {
+        let mut board = [0u8; 81];
+        for (slot, &value) in board.iter_mut().zip(cells) {
+            *slot = if value <= 9 { value } else { 0 };
+        }
+        let mut search = Search {
+            board,
+            deadline,
+            nodes: 0,
+            capped: false,
+        };
+        if search.fill() {
+            Answer::Solved(search.board)
+        } else if search.capped {
+            Answer::Capped
+        } else {
+            Answer::Unsolvable
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! The gRPC service: requests to domain types and back, the one mapping from domain errors to
+//! `tonic::Status`, and the batch pipeline (bounded, ordered, cancellable).
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use futures::stream::{FuturesOrdered, Stream, StreamExt};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio_util::task::AbortOnDropHandle;
+use tonic::{Code, Request, Response, Status, Streaming};
+use tonic_types::{ErrorDetails, StatusExt};
+use tracing::Instrument;
+
+use crate::config::ServerConfig;
+use crate::grid::{Grid, PuzzleError};
+use crate::proto::sudoku_service_server::SudokuService;
+use crate::proto::{self, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStats};
+use crate::solver::{self, Mode, Outcome, Verdict};
+
+/// The service's limits, taken from the server configuration.
+#[derive(Clone, Debug)]
+struct Limits {
+    batch_window: usize,
+    max_queued: usize,
+    queue_timeout: Duration,
+    default_max_guesses: u64,
+    max_guesses_cap: u64,
+}
+
+/// The `sudoku.v1.SudokuService` implementation. Cheap to clone: clones share one pool of solver slots.
+#[derive(Clone, Debug)]
+pub struct Sudoku {
+    limits: Limits,
+    /// One permit per puzzle being solved, across all requests.
+    solvers: Arc<Semaphore>,
+    /// Unary calls waiting for a solver slot.
+    queued: Arc<Semaphore>,
+}
+
+/// How one puzzle should be solved: the request's options, made safe.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    mode: Mode,
+    max_guesses: u64,
+}
+
+/// A solved puzzle and what it cost.
+#[derive(Debug)]
+struct Solved {
+    outcome: Outcome,
+    elapsed: Duration,
+}
+
+/// Why a puzzle got no verdict. Only the service turns these into statuses.
+#[derive(Debug, thiserror::Error)]
+enum SolveError {
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+    #[error("the server is at capacity: all {0} solver slots are busy and the queue is full")]
+    Overloaded(usize),
+    #[error("no solver slot became free within {0:?}")]
+    QueueTimeout(Duration),
+    #[error("the deadline passed before the puzzle was solved")]
+    DeadlineExceeded,
+    #[error("the solver stopped unexpectedly: {0}")]
+    Internal(String),
+}
+
+impl SolveError {
+    /// The gRPC status code that tells a client what happened.
+    fn code(&self) -> Code {
+        match self {
+            SolveError::Puzzle(_) => Code::InvalidArgument,
+            SolveError::Overloaded(_) | SolveError::QueueTimeout(_) => Code::ResourceExhausted,
+            SolveError::DeadlineExceeded => Code::DeadlineExceeded,
+            SolveError::Internal(_) => Code::Internal,
+        }
+    }
+}
+
+/// The one mapping from domain errors to statuses. A bad puzzle also carries `google.rpc.BadRequest`
+/// details naming the `puzzle` field, for clients that read rich errors.
+impl From<SolveError> for Status {
+    fn from(err: SolveError) -> Status {
+        let (code, message) = (err.code(), err.to_string());
+        match err {
+            SolveError::Puzzle(_) => Status::with_error_details(
+                code,
+                message.clone(),
+                ErrorDetails::with_bad_request_violation("puzzle", message),
+            ),
+            _ => Status::new(code, message),
+        }
+    }
+}
+
+/// Sets a flag when dropped: the solver of an abandoned request sees it and stops.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Sudoku {
+    /// The service, with the limits of `config`.
+    pub fn new(config: &ServerConfig) -> Sudoku {
+        let solvers = config.solver_threads();
+        Sudoku {
+            limits: Limits {
+                batch_window: config.batch_window.max(1),
+                max_queued: config.max_queued_solves,
+                queue_timeout: config.queue_timeout,
+                default_max_guesses: config.default_max_guesses,
+                max_guesses_cap: config.max_guesses_cap,
+            },
+            solvers: Arc::new(Semaphore::new(solvers)),
+            queued: Arc::new(Semaphore::new(config.max_queued_solves)),
+        }
+    }
+
+    fn job(&self, skip_uniqueness_check: bool, max_guesses: u64) -> Job {
+        let max_guesses = match max_guesses {
+            0 => self.limits.default_max_guesses,
+            n => n,
+        };
+        Job {
+            mode: if skip_uniqueness_check { Mode::FirstSolution } else { Mode::ProveUnique },
+            max_guesses: max_guesses.min(self.limits.max_guesses_cap),
+        }
+    }
+
+    /// A solver slot for a unary call: wait in the bounded queue, or be refused.
+    async fn unary_slot(&self) -> Result<OwnedSemaphorePermit, SolveError> {
+        if let Ok(permit) = self.solvers.clone().try_acquire_owned() {
+            return Ok(permit);
+        }
+        let _place = self
+            .queued
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| SolveError::Overloaded(self.limits.max_queued))?;
+        tokio::time::timeout(self.limits.queue_timeout, self.solvers.clone().acquire_owned())
+            .await
+            .map_err(|_| SolveError::QueueTimeout(self.limits.queue_timeout))?
+            .map_err(|_| SolveError::Internal("the solver pool is closed".into()))
+    }
+
+    /// Solves `puzzle` on the blocking pool while holding `slot`. Dropping the returned future stops
+    /// the search within microseconds.
+    async fn run(slot: OwnedSemaphorePermit, puzzle: Grid, job: Job) -> Result<Solved, SolveError> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let _stop_on_drop = CancelOnDrop(cancel.clone());
+        let task = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            let options = solver::Options {
+                mode: job.mode,
+                max_guesses: Some(job.max_guesses),
+                cancel: Some(&cancel),
+            };
+            let start = Instant::now();
+            let outcome = solver::solve(&puzzle, &options);
+            Solved {
+                outcome,
+                elapsed: start.elapsed(),
+            }
+        });
+        task.await.map_err(|e| SolveError::Internal(e.to_string()))
+    }
+
+    /// One batch item, from request to response; never fails, so one bad puzzle cannot end a stream.
+    async fn solve_item(self, index: u64, request: SolveBatchRequest) -> SolveBatchResponse {
+        let job = self.job(request.skip_uniqueness_check, request.max_guesses);
+        let result = match Grid::parse_puzzle(&request.puzzle) {
+            Err(e) => Err(SolveError::Puzzle(e)),
+            Ok(puzzle) => match self.solvers.clone().acquire_owned().await {
+                Ok(slot) => Self::run(slot, puzzle, job).await,
+                Err(_) => Err(SolveError::Internal("the solver pool is closed".into())),
+            },
+        };
+        let mut response = SolveBatchResponse {
+            id: request.id,
+            index,
+            ..Default::default()
+        };
+        match result {
+            Ok(solved) => {
+                let answer = SolveResponse::from(solved);
+                response.verdict = answer.verdict;
+                response.solution = answer.solution;
+                response.stats = answer.stats;
+            }
+            Err(e) => {
+                response.verdict = proto::Verdict::Invalid.into();
+                response.error = e.to_string();
+            }
+        }
+        response
+    }
+}
+
+impl From<Verdict> for proto::Verdict {
+    fn from(verdict: Verdict) -> proto::Verdict {
+        match verdict {
+            Verdict::Unique => proto::Verdict::Unique,
+            Verdict::Multiple => proto::Verdict::Multiple,
+            Verdict::Unsolvable => proto::Verdict::Unsolvable,
+            Verdict::Solved => proto::Verdict::Solved,
+            Verdict::LimitReached => proto::Verdict::LimitReached,
+            // Only a request that has gone away is cancelled, and nobody is left to read its answer.
+            Verdict::Cancelled => proto::Verdict::Unspecified,
+        }
+    }
+}
+
+impl From<Solved> for SolveResponse {
+    fn from(solved: Solved) -> SolveResponse {
+        let Solved { outcome, elapsed } = solved;
+        SolveResponse {
+            verdict: proto::Verdict::from(outcome.verdict).into(),
+            solution: outcome.solution.map(|grid| grid.to_string()).unwrap_or_default(),
+            stats: Some(SolveStats {
+                guesses: outcome.stats.guesses,
+                solve_time_ns: u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX),
+            }),
+        }
+    }
+}
+
+/// The stream of SolveBatch answers.
+type AnswerStream = Pin<Box<dyn Stream<Item = Result<SolveBatchResponse, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl SudokuService for Sudoku {
+    async fn solve(&self, request: Request<SolveRequest>) -> Result<Response<SolveResponse>, Status> {
+        let deadline = crate::grpc::deadline(&request);
+        let span = tracing::info_span!("rpc", method = "Solve", verdict = tracing::field::Empty);
+        async move {
+            let started = Instant::now();
+            let request = request.into_inner();
+            let job = self.job(request.skip_uniqueness_check, request.max_guesses);
+            let work = async {
+                let puzzle = Grid::parse_puzzle(&request.puzzle)?;
+                let slot = self.unary_slot().await?;
+                Self::run(slot, puzzle, job).await
+            };
+            let result = match deadline {
+                Some(deadline) => tokio::time::timeout_at(deadline.into(), work)
+                    .await
+                    .unwrap_or(Err(SolveError::DeadlineExceeded)),
+                None => work.await,
+            };
+            let answer = result.map(SolveResponse::from);
+            let verdict = match &answer {
+                Ok(answer) => answer.verdict().as_str_name(),
+                Err(e) => e.code().description(),
+            };
+            tracing::Span::current().record("verdict", verdict);
+            tracing::info!(elapsed_us = started.elapsed().as_micros() as u64, "solve finished");
+            answer.map(Response::new).map_err(Status::from)
+        }
+        .instrument(span)
+        .await
+    }
+
+    type SolveBatchStream = AnswerStream;
+
+    async fn solve_batch(
+        &self,
+        request: Request<Streaming<SolveBatchRequest>>,
+    ) -> Result<Response<Self::SolveBatchStream>, Status> {
+        let deadline = crate::grpc::deadline(&request);
+        let span = tracing::info_span!("rpc", method = "SolveBatch", items = tracing::field::Empty);
+        let answers = batch(self.clone(), request.into_inner(), deadline, span);
+        Ok(Response::new(Box::pin(answers)))
+    }
+}
+
+/// What the batch loop does next.
+enum Step {
+    Read(Result<Option<SolveBatchRequest>, Status>),
+    Answer(Result<SolveBatchResponse, tokio::task::JoinError>),
+    Deadline,
+}
+
+/// The SolveBatch pipeline: reads requests while fewer than the window are in flight, solves them in
+/// parallel, and yields answers in request order, each as soon as all before it are out. A client that
+/// stops reading stops the reading here too; dropping the stream (client gone) cancels all in flight.
+fn batch(
+    service: Sudoku,
+    mut requests: Streaming<SolveBatchRequest>,
+    deadline: Option<Instant>,
+    span: tracing::Span,
+) -> impl Stream<Item = Result<SolveBatchResponse, Status>> + Send {
+    async_stream::stream! {
+        let window = service.limits.batch_window;
+        let started = Instant::now();
+        let mut in_flight = FuturesOrdered::new();
+        let mut next_index = 0u64;
+        let mut reading = true;
+        let mut failure = None;
+        let deadline = crate::grpc::sleep(deadline);
+        tokio::pin!(deadline);
+        loop {
+            let step = tokio::select! {
+                biased;
+                () = &mut deadline => Step::Deadline,
+                Some(answer) = in_flight.next(), if !in_flight.is_empty() => Step::Answer(answer),
+                request = requests.message(), if reading && in_flight.len() < window => Step::Read(request),
+                else => break,
+            };
+            match step {
+                Step::Read(Ok(Some(request))) => {
+                    let item = tokio::spawn(service.clone().solve_item(next_index, request).instrument(span.clone()));
+                    in_flight.push_back(AbortOnDropHandle::new(item));
+                    next_index += 1;
+                }
+                Step::Read(Ok(None)) => reading = false,
+                Step::Read(Err(status)) => {
+                    // The request stream is broken: answer what was read, then report why.
+                    reading = false;
+                    failure = Some(crate::grpc::normalize_request_error(status));
+                }
+                Step::Answer(Ok(answer)) => yield Ok(answer),
+                Step::Answer(Err(e)) => {
+                    failure = Some(Status::internal(format!("a solve task failed: {e}")));
+                    break;
+                }
+                Step::Deadline => {
+                    failure = Some(SolveError::DeadlineExceeded.into());
+                    break;
+                }
+            }
+        }
+        span.record("items", next_index);
+        tracing::info!(
+            parent: &span,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            status = ?failure.as_ref().map(Status::code).unwrap_or(Code::Ok),
+            "batch finished"
+        );
+        if let Some(status) = failure {
+            yield Err(status);
+        }
+    }
+}

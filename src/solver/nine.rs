@@ -1,0 +1,495 @@
+//! The fast path for 9x9 grids: band-oriented bitboards with table-driven propagation.
+//!
+//! # Layout
+//!
+//! The grid is cut into three bands of three rows. For each digit and band, one `u32` holds the 27
+//! cells of the band where the digit may still go, bit `row_in_band * 9 + column`. A cell's bit in its
+//! band is therefore just its row-major index minus `27 * band`. Twenty-seven such words (9 digits x 3
+//! bands) plus a mask of unsolved cells per band make the whole search state: 228 bytes, copied on each
+//! guess instead of being undone, so the search never needs an undo log.
+//!
+//! A placed digit keeps its bit (and every other digit loses it), so at every moment each digit must
+//! keep at least one bit in every row, column and box.
+//!
+//! # Propagation
+//!
+//! 1. **Band consistency** (per digit and band, only when the word changed since it was last looked
+//!    at): in a band a digit takes exactly one cell in each of the three rows and each of the three
+//!    boxes, so the (row, box) pairs it uses form one of six permutations. A table, indexed by the
+//!    9-bit pattern of (row, box) segments that still hold a candidate, gives the cells that belong to
+//!    at least one possible permutation. Masking with it performs pointing and claiming (locked
+//!    candidates) inside the band and box hidden singles, and an empty result is a contradiction.
+//!    A row left with one candidate is a hidden single: the digit is placed, which clears its column in
+//!    the other two bands, its row, column and box in this band, and the cell in the other digits.
+//! 2. **Naked singles**: bit-sliced counting over the nine digit words of a band finds, for all 27 cells
+//!    at once, the cells with no candidate (contradiction) and those with exactly one (placed).
+//! 3. **Column hidden singles**: per digit, a column whose candidates lie in one band and one row of it.
+//!
+//! # Search
+//!
+//! When propagation stalls, the search branches on a cell with the fewest candidates (a bivalue cell
+//! when there is one, which is almost always): it pushes a copy of the state with the first candidate
+//! removed, then places that candidate. Backtracking pops the copy. There is no recursion and no
+//! allocation beyond one small stack reserved per solve.
+
+use super::{Limiter, Mode, Options, Outcome};
+use crate::grid::{Grid, Shape};
+
+/// All 27 cells of a band.
+const BAND: u32 = (1 << 27) - 1;
+/// One row of a band (columns 0-8).
+const ROW: u32 = 0x1FF;
+/// Multiplying a 9-bit column set by this copies it to all three rows of a band.
+const COLUMN_SPREAD: u32 = 1 | 1 << 9 | 1 << 18;
+/// The first box of a band: three columns in each of three rows.
+const BOX0: u32 = 0b111 * COLUMN_SPREAD;
+
+/// For a 9-bit row, the boxes (bit 0, 1, 2) where it has any bit.
+static BOXES_OF_ROW: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut i = 0;
+    while i < 512 {
+        table[i] = ((i & 0o7 != 0) as u8)
+            | (((i & 0o70 != 0) as u8) << 1)
+            | (((i & 0o700 != 0) as u8) << 2);
+        i += 1;
+    }
+    table
+};
+
+/// For a 3-bit set of boxes, the band cells they cover.
+static BOX_CELLS: [u32; 8] = {
+    let mut table = [0u32; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut b = 0;
+        while b < 3 {
+            if i & (1 << b) != 0 {
+                table[i] |= BOX0 << (3 * b);
+            }
+            b += 1;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// For a 9-bit pattern of live (row, box) segments of one digit in one band (bit `row * 3 + box`), the
+/// band cells in segments used by at least one of the six row-to-box permutations the pattern still
+/// allows; 0 when it allows none.
+static PERMUTATION_CELLS: [u32; 512] = {
+    const PERMUTATIONS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut table = [0u32; 512];
+    let mut live = 0;
+    while live < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMUTATIONS[p];
+            let mut fits = true;
+            let mut cells = 0u32;
+            let mut row = 0;
+            while row < 3 {
+                if live & (1 << (row * 3 + perm[row])) == 0 {
+                    fits = false;
+                }
+                cells |= 0b111 << (row * 9 + perm[row] * 3);
+                row += 1;
+            }
+            if fits {
+                table[live] |= cells;
+            }
+            p += 1;
+        }
+        live += 1;
+    }
+    table
+};
+
+/// The same permutation rule on a bare 9-bit pattern (bit `line * 3 + block`): the segments used by at
+/// least one permutation. Used for stacks, where the lines are bands and the blocks are columns.
+static PERMUTATION_SEGMENTS: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut live = 0;
+    while live < 512 {
+        let cells = PERMUTATION_CELLS[live];
+        let mut seg = 0;
+        while seg < 9 {
+            if cells & (1 << ((seg / 3) * 9 + (seg % 3) * 3)) != 0 {
+                table[live] |= 1 << seg;
+            }
+            seg += 1;
+        }
+        live += 1;
+    }
+    table
+};
+
+/// The live (row, box) segments of a band word, bit `row * 3 + box`.
+#[inline(always)]
+fn segments(word: u32) -> usize {
+    usize::from(BOXES_OF_ROW[(word & ROW) as usize])
+        | usize::from(BOXES_OF_ROW[((word >> 9) & ROW) as usize]) << 3
+        | usize::from(BOXES_OF_ROW[(word >> 18) as usize]) << 6
+}
+
+/// The columns (9 bits) where a band word has any bit.
+#[inline(always)]
+fn columns(word: u32) -> u32 {
+    (word | word >> 9 | word >> 18) & ROW
+}
+
+/// The whole rows of the band that hold any bit of `word`.
+#[inline(always)]
+fn rows_of(word: u32) -> u32 {
+    let r0 = if word & ROW != 0 { ROW } else { 0 };
+    let r1 = if word & (ROW << 9) != 0 { ROW << 9 } else { 0 };
+    let r2 = if word & (ROW << 18) != 0 {
+        ROW << 18
+    } else {
+        0
+    };
+    r0 | r1 | r2
+}
+
+/// The bits of `word` that are alone in their row of the band.
+#[inline(always)]
+fn single_rows(word: u32) -> u32 {
+    let mut singles = 0;
+    let mut shift = 0;
+    while shift < 27 {
+        let row = word & (ROW << shift);
+        if row & row.wrapping_sub(1) == 0 {
+            singles |= row;
+        }
+        shift += 9;
+    }
+    singles
+}
+
+/// The search state: candidates per digit and band, what was last checked, and the unsolved cells.
+#[derive(Clone, Copy)]
+struct State {
+    /// `cand[digit * 3 + band]`: cells of the band where the digit (0-based) may go.
+    cand: [u32; 27],
+    /// The value of each `cand` word when band consistency last passed on it; equal means nothing to do.
+    checked: [u32; 27],
+    /// Cells of each band not yet placed.
+    unsolved: [u32; 3],
+}
+
+impl State {
+    /// The state before any given: every digit possible everywhere, nothing checked.
+    const OPEN: State = State {
+        cand: [BAND; 27],
+        checked: [0; 27],
+        unsolved: [BAND; 3],
+    };
+
+    /// Places `digit` on the cells `cells` of `band`: clears their columns in the other bands, their
+    /// rows, columns and boxes in this band, and the cells in the other digits. The cells must hold
+    /// `digit` as a candidate and lie in different rows, columns and boxes.
+    #[inline(always)]
+    fn place(&mut self, digit: usize, band: usize, cells: u32) {
+        let cols = columns(cells);
+        let col_cells = cols * COLUMN_SPREAD;
+        let box_cells = BOX_CELLS[usize::from(BOXES_OF_ROW[cols as usize])];
+        let base = digit * 3;
+        for b in 0..3 {
+            self.cand[base + b] &= !col_cells;
+        }
+        for d in 0..9 {
+            self.cand[d * 3 + band] &= !cells;
+        }
+        self.cand[base + band] = (self.cand[base + band] & !(box_cells | rows_of(cells))) | cells;
+        self.unsolved[band] &= !cells;
+    }
+
+    /// Runs band consistency on every changed word until none changes; false on a contradiction.
+    #[inline(always)]
+    fn settle_bands(&mut self) -> bool {
+        loop {
+            let mut changed = false;
+            for i in 0..27 {
+                let word = self.cand[i];
+                if word == self.checked[i] {
+                    continue;
+                }
+                changed = true;
+                let word = word & PERMUTATION_CELLS[segments(word)];
+                if word == 0 {
+                    return false;
+                }
+                self.cand[i] = word;
+                self.checked[i] = word;
+                let band = i % 3;
+                let singles = single_rows(word) & self.unsolved[band];
+                if singles != 0 {
+                    // Singles lie in different rows and (by the permutation) boxes; two in one column
+                    // contradict each other.
+                    let (r0, r1, r2) = (singles & ROW, (singles >> 9) & ROW, singles >> 18);
+                    if (r0 & r1) | (r0 & r2) | (r1 & r2) != 0 {
+                        return false;
+                    }
+                    self.place(i / 3, band, singles);
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+
+    /// Places naked singles of all bands; `Some(true)` if any was placed, `None` on a contradiction.
+    #[inline(always)]
+    fn naked_singles(&mut self) -> Option<bool> {
+        let mut placed = false;
+        for band in 0..3 {
+            let unsolved = self.unsolved[band];
+            if unsolved == 0 {
+                continue;
+            }
+            let (mut ones, mut twos) = (0u32, 0u32);
+            for d in 0..9 {
+                let word = self.cand[d * 3 + band];
+                twos |= ones & word;
+                ones |= word;
+            }
+            if unsolved & !ones != 0 {
+                return None;
+            }
+            let singles = unsolved & !twos;
+            if singles == 0 {
+                continue;
+            }
+            placed = true;
+            for d in 0..9 {
+                let mut cells = self.cand[d * 3 + band] & singles;
+                while cells != 0 {
+                    let cell = cells & cells.wrapping_neg();
+                    cells ^= cell;
+                    // An earlier single of the same digit may have taken this cell's only candidate.
+                    if self.cand[d * 3 + band] & cell == 0 {
+                        return None;
+                    }
+                    self.place(d, band, cell);
+                }
+            }
+        }
+        Some(placed)
+    }
+
+    /// Stack consistency and column hidden singles, per digit. In a stack (three columns of boxes) a
+    /// digit takes one cell in each column and each band, so the (band, column) pairs it uses form a
+    /// permutation, exactly as (row, box) pairs do in a band: this is locked candidates in the column
+    /// direction. Then a column whose candidates lie in one cell is a hidden single. `Some(true)` if
+    /// anything changed, `None` on a contradiction.
+    #[inline(always)]
+    fn stacks_and_columns(&mut self) -> Option<bool> {
+        let mut changed = false;
+        for d in 0..9 {
+            let base = d * 3;
+            let words = [self.cand[base], self.cand[base + 1], self.cand[base + 2]];
+            let cols = [columns(words[0]), columns(words[1]), columns(words[2])];
+            let mut allowed = [0u32; 3];
+            for stack in 0..3 {
+                let shift = 3 * stack;
+                let live = ((cols[0] >> shift) & 7)
+                    | ((cols[1] >> shift) & 7) << 3
+                    | ((cols[2] >> shift) & 7) << 6;
+                let segments = u32::from(PERMUTATION_SEGMENTS[live as usize]);
+                if segments == 0 {
+                    return None;
+                }
+                allowed[0] |= (segments & 7) << shift;
+                allowed[1] |= ((segments >> 3) & 7) << shift;
+                allowed[2] |= ((segments >> 6) & 7) << shift;
+            }
+            let mut once = [0u32; 3];
+            let (mut any, mut many) = (0u32, 0u32);
+            for b in 0..3 {
+                let word = words[b] & (allowed[b] * COLUMN_SPREAD);
+                if word != words[b] {
+                    self.cand[base + b] = word;
+                    changed = true;
+                }
+                let (r0, r1, r2) = (word & ROW, (word >> 9) & ROW, word >> 18);
+                let in_band = r0 | r1 | r2;
+                // Columns with exactly one candidate row in this band.
+                once[b] = (r0 ^ r1 ^ r2) & !((r0 & r1) | (r0 & r2) | (r1 & r2));
+                many |= any & in_band;
+                any |= in_band;
+            }
+            let alone = !many & ROW;
+            for (b, &one) in once.iter().enumerate() {
+                let mut cells =
+                    self.cand[base + b] & ((alone & one) * COLUMN_SPREAD) & self.unsolved[b];
+                while cells != 0 {
+                    let cell = cells & cells.wrapping_neg();
+                    cells ^= cell;
+                    if self.cand[base + b] & cell == 0 {
+                        return None;
+                    }
+                    self.place(d, b, cell);
+                    changed = true;
+                }
+            }
+        }
+        Some(changed)
+    }
+
+    /// Propagates to a fixed point; false on a contradiction.
+    #[inline(always)]
+    fn propagate(&mut self) -> bool {
+        loop {
+            if !self.settle_bands() {
+                return false;
+            }
+            match self.naked_singles() {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => {}
+            }
+            if self.is_solved() {
+                return true;
+            }
+            match self.stacks_and_columns() {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => return true,
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn is_solved(&self) -> bool {
+        self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
+    }
+
+    /// A cell to branch on and its first candidate: (band, cell bit, digit). A bivalue cell when there
+    /// is one, otherwise a cell with the fewest candidates. Only called on a settled, unsolved state.
+    #[inline(always)]
+    fn pick(&self) -> (usize, u32, usize) {
+        let mut best = (0usize, 0u32, u32::MAX);
+        for band in 0..3 {
+            let unsolved = self.unsolved[band];
+            if unsolved == 0 {
+                continue;
+            }
+            // Bit-sliced counters of candidates per cell (count = p0 + 2 p1 + 4 p2 + 8 p3).
+            let (mut p0, mut p1, mut p2, mut p3) = (0u32, 0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let word = self.cand[d * 3 + band];
+                let c0 = p0 & word;
+                p0 ^= word;
+                let c1 = p1 & c0;
+                p1 ^= c0;
+                let c2 = p2 & c1;
+                p2 ^= c1;
+                p3 |= c2;
+            }
+            let two = unsolved & !p0 & p1 & !p2 & !p3;
+            if two != 0 {
+                best = (band, two & two.wrapping_neg(), 2);
+                break;
+            }
+            for count in 3..best.2.min(10) {
+                let mut cells = unsolved;
+                for (j, plane) in [p0, p1, p2, p3].into_iter().enumerate() {
+                    cells &= if count >> j & 1 != 0 { plane } else { !plane };
+                }
+                if cells != 0 {
+                    best = (band, cells & cells.wrapping_neg(), count);
+                    break;
+                }
+            }
+        }
+        let (band, cell, _) = best;
+        let digit = (0..9)
+            .find(|&d| self.cand[d * 3 + band] & cell != 0)
+            .unwrap_or(0);
+        (band, cell, digit)
+    }
+
+    /// The grid of a solved state: digits 1-9 in row-major order.
+    fn cells(&self) -> [u8; 81] {
+        let mut out = [0u8; 81];
+        for d in 0..9 {
+            for band in 0..3 {
+                let mut word = self.cand[d * 3 + band];
+                while word != 0 {
+                    out[band * 27 + word.trailing_zeros() as usize] = d as u8 + 1;
+                    word &= word - 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// The state after placing the givens, or `None` if two givens clash.
+    fn from_givens(givens: &[u8]) -> Option<State> {
+        let mut state = State::OPEN;
+        for (index, &value) in givens.iter().enumerate().take(81) {
+            if value == 0 || value > 9 {
+                continue;
+            }
+            let (band, cell) = (index / 27, 1u32 << (index % 27));
+            let digit = usize::from(value - 1);
+            if state.cand[digit * 3 + band] & cell == 0 {
+                return None;
+            }
+            state.place(digit, band, cell);
+        }
+        Some(state)
+    }
+}
+
+/// Solves a 9x9 `puzzle` (the caller has checked the shape).
+pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
+    let mut limiter = Limiter::new(options);
+    let wanted = match options.mode {
+        Mode::ProveUnique => 2,
+        Mode::FirstSolution => 1,
+    };
+    let Some(mut state) = State::from_givens(puzzle.cells()) else {
+        return limiter.finish(options.mode, None, 0);
+    };
+    let mut first: Option<[u8; 81]> = None;
+    let mut solutions = 0u32;
+    let mut stack: Vec<State> = Vec::with_capacity(32);
+    loop {
+        if state.propagate() {
+            if state.is_solved() {
+                solutions += 1;
+                if first.is_none() {
+                    first = Some(state.cells());
+                }
+                if solutions >= wanted {
+                    break;
+                }
+            } else {
+                if !limiter.guess() {
+                    break;
+                }
+                let (band, cell, digit) = state.pick();
+                let mut other = state;
+                other.cand[digit * 3 + band] &= !cell;
+                stack.push(other);
+                state.place(digit, band, cell);
+                continue;
+            }
+        }
+        match stack.pop() {
+            Some(next) => state = next,
+            None => break,
+        }
+    }
+    let solution = first.and_then(|cells| Grid::from_cells(Shape::NINE, cells.to_vec()));
+    limiter.finish(options.mode, solution, solutions)
+}
