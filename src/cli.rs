@@ -40,14 +40,26 @@ enum Command {
     /// puzzle; otherwise the verdict first: `multiple <one solution>`, `unsolvable`,
     /// `limit_reached`, or `invalid <what is wrong and where>`. Blank lines and lines starting with
     /// `#` are skipped. A summary by verdict goes to stderr; the exit code is 1 if any line was invalid.
-    #[command(after_help = "Examples:\n  sudoku-grpc solve puzzles.txt > solutions.txt\n  \
+    #[command(
+        after_help = "Examples:\n  sudoku-grpc solve puzzles.txt > solutions.txt\n  \
                             echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 \
-                            | sudoku-grpc solve")]
+                            | sudoku-grpc solve"
+    )]
     Solve(SolveArgs),
 
+    /// Benchmark the solver in-process on puzzle files, verifying every answer, beside the textbook
+    /// backtracking baseline measured in the same run.
+    #[command(
+        after_help = "Examples:\n  sudoku-grpc bench ../shared/data/17_clue.txt ../shared/data/forum_hardest_1905_11plus.txt\n  \
+                            sudoku-grpc bench --threads 2 tests/data/17_clue_sample.txt"
+    )]
+    Bench(BenchArgs),
+
     /// Ask a server's grpc.health.v1 service whether it is serving; exit 0 if so, 1 if not.
-    #[command(after_help = "Examples:\n  sudoku-grpc health\n  sudoku-grpc health --addr http://10.0.0.7:50051 \
-                            --service sudoku.v1.SudokuService")]
+    #[command(
+        after_help = "Examples:\n  sudoku-grpc health\n  sudoku-grpc health --addr http://10.0.0.7:50051 \
+                            --service sudoku.v1.SudokuService"
+    )]
     Health(HealthArgs),
 }
 
@@ -64,9 +76,29 @@ struct SolveArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct BenchArgs {
+    /// Files of puzzles, one per line (`#` lines are comments).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Solver threads (1 measures single-thread latency; more, throughput).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Puzzles per file that the textbook baseline solves too (0 skips it).
+    #[arg(long, default_value_t = 200)]
+    baseline_sample: usize,
+    /// The most time the baseline may spend on one puzzle.
+    #[arg(long, default_value = "20ms", value_parser = humantime::parse_duration)]
+    baseline_cap: Duration,
+}
+
+#[derive(Debug, clap::Args)]
 struct HealthArgs {
     /// The server's URL.
-    #[arg(long, env = "SUDOKU_HEALTH_ADDR", default_value = "http://127.0.0.1:50051")]
+    #[arg(
+        long,
+        env = "SUDOKU_HEALTH_ADDR",
+        default_value = "http://127.0.0.1:50051"
+    )]
     addr: String,
     /// The service to ask about; empty for the whole server.
     #[arg(long, default_value = "")]
@@ -82,6 +114,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(config) => run_async(serve(config)),
         Command::Solve(args) => solve_lines(&args),
+        Command::Bench(args) => bench(args),
         Command::Health(args) => run_async(health(args)),
     };
     result.unwrap_or_else(|e| {
@@ -91,7 +124,10 @@ pub fn main() -> ExitCode {
 }
 
 fn run_async(job: impl Future<Output = anyhow::Result<ExitCode>>) -> anyhow::Result<ExitCode> {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(job)
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(job)
 }
 
 async fn serve(config: ServerConfig) -> anyhow::Result<ExitCode> {
@@ -103,10 +139,25 @@ async fn serve(config: ServerConfig) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    let options = crate::bench::BenchOptions {
+        threads: args.threads.max(1),
+        baseline_sample: args.baseline_sample,
+        baseline_cap: args.baseline_cap,
+        ..Default::default()
+    };
+    crate::bench::run(&args.files, &options, &mut std::io::stdout().lock())?;
+    Ok(ExitCode::SUCCESS)
+}
+
 async fn health(args: HealthArgs) -> anyhow::Result<ExitCode> {
-    use tonic_health::pb::{HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient};
+    use tonic_health::pb::{
+        HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+    };
     let check = async {
-        let channel = tonic::transport::Endpoint::from_shared(args.addr.clone())?.connect().await?;
+        let channel = tonic::transport::Endpoint::from_shared(args.addr.clone())?
+            .connect()
+            .await?;
         let response = HealthClient::new(channel)
             .check(HealthCheckRequest {
                 service: args.service.clone(),
@@ -141,7 +192,9 @@ impl std::fmt::Display for Tally {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let total: u64 = self.counts.values().sum();
         write!(f, "{total} puzzles")?;
-        self.counts.iter().try_for_each(|(kind, n)| write!(f, ", {n} {kind}"))
+        self.counts
+            .iter()
+            .try_for_each(|(kind, n)| write!(f, ", {n} {kind}"))
     }
 }
 
@@ -173,10 +226,15 @@ fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         None => Box::new(std::io::stdin().lock()),
         Some(path) if path.as_os_str() == "-" => Box::new(std::io::stdin().lock()),
         Some(path) => Box::new(std::io::BufReader::new(
-            std::fs::File::open(path).map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?,
+            std::fs::File::open(path)
+                .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?,
         )),
     };
-    let mode = if args.skip_uniqueness_check { Mode::FirstSolution } else { Mode::ProveUnique };
+    let mode = if args.skip_uniqueness_check {
+        Mode::FirstSolution
+    } else {
+        Mode::ProveUnique
+    };
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut tally = Tally::default();
     for line in input.lines() {

@@ -26,7 +26,8 @@ pub const BACKPRESSURED_STREAMS_PER_CONNECTION: u32 = 16;
 
 /// HTTP/2 flow-control window per connection: see [`STREAM_WINDOW_BYTES`]. Also the most a client can
 /// make the server buffer per connection.
-pub const CONNECTION_WINDOW_BYTES: u32 = STREAM_WINDOW_BYTES * BACKPRESSURED_STREAMS_PER_CONNECTION * 4;
+pub const CONNECTION_WINDOW_BYTES: u32 =
+    STREAM_WINDOW_BYTES * BACKPRESSURED_STREAMS_PER_CONNECTION * 4;
 
 /// How to log.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -67,7 +67,10 @@ mod tests {
         assert_eq!(parse_timeout("2M"), Some(Duration::from_secs(120)));
         assert_eq!(parse_timeout("3S"), Some(Duration::from_secs(3)));
         assert_eq!(parse_timeout("250m"), Some(Duration::from_millis(250)));
-        assert_eq!(parse_timeout("99999999u"), Some(Duration::from_micros(99_999_999)));
+        assert_eq!(
+            parse_timeout("99999999u"),
+            Some(Duration::from_micros(99_999_999))
+        );
         assert_eq!(parse_timeout("5n"), Some(Duration::from_nanos(5)));
         for bad in ["", "S", "123456789S", "1x", "-1S", "1.5S", "１S"] {
             assert_eq!(parse_timeout(bad), None, "{bad:?}");

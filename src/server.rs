@@ -11,7 +11,9 @@ use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 
-use crate::config::{CONNECTION_WINDOW_BYTES, MAX_MESSAGE_BYTES, STREAM_WINDOW_BYTES, ServerConfig};
+use crate::config::{
+    CONNECTION_WINDOW_BYTES, MAX_MESSAGE_BYTES, STREAM_WINDOW_BYTES, ServerConfig,
+};
 use crate::proto::{self, sudoku_service_server::SudokuServiceServer};
 use crate::service::Sudoku;
 
@@ -48,8 +50,14 @@ pub async fn serve(
         tonic_reflection::server::Builder::configure()
             .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
             .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+            // Each version lists the other too: reflection names every service the server serves.
+            .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(
+                tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+            )
     };
-    let (reflection_v1, reflection_v1alpha) = (reflection().build_v1()?, reflection().build_v1alpha()?);
+    let (reflection_v1, reflection_v1alpha) =
+        (reflection().build_v1()?, reflection().build_v1alpha()?);
     let sudoku = SudokuServiceServer::new(Sudoku::new(&config))
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES)

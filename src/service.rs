@@ -16,7 +16,9 @@ use tracing::Instrument;
 use crate::config::ServerConfig;
 use crate::grid::{Grid, PuzzleError};
 use crate::proto::sudoku_service_server::SudokuService;
-use crate::proto::{self, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStats};
+use crate::proto::{
+    self, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStats,
+};
 use crate::solver::{self, Mode, Outcome, Verdict};
 
 /// The service's limits, taken from the server configuration.
@@ -128,7 +130,11 @@ impl Sudoku {
             n => n,
         };
         Job {
-            mode: if skip_uniqueness_check { Mode::FirstSolution } else { Mode::ProveUnique },
+            mode: if skip_uniqueness_check {
+                Mode::FirstSolution
+            } else {
+                Mode::ProveUnique
+            },
             max_guesses: max_guesses.min(self.limits.max_guesses_cap),
         }
     }
@@ -143,10 +149,13 @@ impl Sudoku {
             .clone()
             .try_acquire_owned()
             .map_err(|_| SolveError::Overloaded(self.limits.max_queued))?;
-        tokio::time::timeout(self.limits.queue_timeout, self.solvers.clone().acquire_owned())
-            .await
-            .map_err(|_| SolveError::QueueTimeout(self.limits.queue_timeout))?
-            .map_err(|_| SolveError::Internal("the solver pool is closed".into()))
+        tokio::time::timeout(
+            self.limits.queue_timeout,
+            self.solvers.clone().acquire_owned(),
+        )
+        .await
+        .map_err(|_| SolveError::QueueTimeout(self.limits.queue_timeout))?
+        .map_err(|_| SolveError::Internal("the solver pool is closed".into()))
     }
 
     /// Solves `puzzle` on the blocking pool while holding `slot`. Dropping the returned future stops
@@ -221,7 +230,10 @@ impl From<Solved> for SolveResponse {
         let Solved { outcome, elapsed } = solved;
         SolveResponse {
             verdict: proto::Verdict::from(outcome.verdict).into(),
-            solution: outcome.solution.map(|grid| grid.to_string()).unwrap_or_default(),
+            solution: outcome
+                .solution
+                .map(|grid| grid.to_string())
+                .unwrap_or_default(),
             stats: Some(SolveStats {
                 guesses: outcome.stats.guesses,
                 solve_time_ns: u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX),
@@ -235,7 +247,10 @@ type AnswerStream = Pin<Box<dyn Stream<Item = Result<SolveBatchResponse, Status>
 
 #[tonic::async_trait]
 impl SudokuService for Sudoku {
-    async fn solve(&self, request: Request<SolveRequest>) -> Result<Response<SolveResponse>, Status> {
+    async fn solve(
+        &self,
+        request: Request<SolveRequest>,
+    ) -> Result<Response<SolveResponse>, Status> {
         let deadline = crate::grpc::deadline(&request);
         let span = tracing::info_span!("rpc", method = "Solve", verdict = tracing::field::Empty);
         async move {
@@ -259,7 +274,10 @@ impl SudokuService for Sudoku {
                 Err(e) => e.code().description(),
             };
             tracing::Span::current().record("verdict", verdict);
-            tracing::info!(elapsed_us = started.elapsed().as_micros() as u64, "solve finished");
+            tracing::info!(
+                elapsed_us = started.elapsed().as_micros() as u64,
+                "solve finished"
+            );
             answer.map(Response::new).map_err(Status::from)
         }
         .instrument(span)
@@ -304,13 +322,12 @@ fn batch(
         let mut failure = None;
         let deadline = crate::grpc::sleep(deadline);
         tokio::pin!(deadline);
-        loop {
+        while reading || !in_flight.is_empty() {
             let step = tokio::select! {
                 biased;
                 () = &mut deadline => Step::Deadline,
                 Some(answer) = in_flight.next(), if !in_flight.is_empty() => Step::Answer(answer),
                 request = requests.message(), if reading && in_flight.len() < window => Step::Read(request),
-                else => break,
             };
             match step {
                 Step::Read(Ok(Some(request))) => {

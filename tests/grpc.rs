@@ -31,8 +31,10 @@ fn two_solution_puzzle() -> String {
     let at = |r: usize, c: usize| grid[r * 9 + c];
     for (r1, r2) in (0..9).flat_map(|a| (a + 1..9).map(move |b| (a, b))) {
         for (c1, c2) in (0..9).flat_map(|a| (a + 1..9).map(move |b| (a, b))) {
-            let boxes: std::collections::HashSet<_> =
-                [(r1, c1), (r1, c2), (r2, c1), (r2, c2)].iter().map(|(r, c)| (r / 3, c / 3)).collect();
+            let boxes: std::collections::HashSet<_> = [(r1, c1), (r1, c2), (r2, c1), (r2, c2)]
+                .iter()
+                .map(|(r, c)| (r / 3, c / 3))
+                .collect();
             if boxes.len() == 2 && at(r1, c1) == at(r2, c2) && at(r1, c2) == at(r2, c1) {
                 let mut puzzle = grid.clone();
                 for (r, c) in [(r1, c1), (r1, c2), (r2, c1), (r2, c2)] {
@@ -50,24 +52,40 @@ async fn solve_answers_every_verdict() {
     let server = TestServer::start().await;
     let mut client = server.client().await;
 
-    let answer = client.solve(solve_request(CLASSIC)).await.unwrap().into_inner();
+    let answer = client
+        .solve(solve_request(CLASSIC))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(answer.verdict(), Verdict::Unique);
     assert_eq!(answer.solution, CLASSIC_SOLUTION);
     assert!(answer.stats.is_some());
 
     let empty = ".".repeat(81);
-    let answer = client.solve(solve_request(&empty)).await.unwrap().into_inner();
+    let answer = client
+        .solve(solve_request(&empty))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(answer.verdict(), Verdict::Multiple);
     assert_solves(&empty, &answer.solution);
 
     let two = two_solution_puzzle();
-    let answer = client.solve(solve_request(&two)).await.unwrap().into_inner();
+    let answer = client
+        .solve(solve_request(&two))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(answer.verdict(), Verdict::Multiple);
     assert_solves(&two, &answer.solution);
 
     // Row 1 holds 2-9 and column 1 holds a 1: the first cell has no candidate, yet nothing clashes.
     let dead_cell = format!(".23456789{}{}", "1........", ".".repeat(63));
-    let answer = client.solve(solve_request(&dead_cell)).await.unwrap().into_inner();
+    let answer = client
+        .solve(solve_request(&dead_cell))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(answer.verdict(), Verdict::Unsolvable);
     assert_eq!(answer.solution, "");
 
@@ -101,20 +119,45 @@ async fn solve_accepts_every_layout() {
         .enumerate()
         .map(|(i, row)| {
             let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
-            let line = format!("{} | {} | {}", cells[0..3].join(" "), cells[3..6].join(" "), cells[6..9].join(" "));
-            if i % 3 == 0 && i > 0 { format!("------+-------+------\n{line}") } else { line }
+            let line = format!(
+                "{} | {} | {}",
+                cells[0..3].join(" "),
+                cells[3..6].join(" "),
+                cells[6..9].join(" ")
+            );
+            if i % 3 == 0 && i > 0 {
+                format!("------+-------+------\n{line}")
+            } else {
+                line
+            }
         })
         .collect::<Vec<_>>()
         .join("\n");
     let leetcode = format!(
         "[{}]",
         rows.iter()
-            .map(|row| format!("[{}]", row.chars().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(",")))
+            .map(|row| format!(
+                "[{}]",
+                row.chars()
+                    .map(|c| format!("\"{c}\""))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ))
             .collect::<Vec<_>>()
             .join(",")
     );
-    for text in [CLASSIC.to_string(), CLASSIC.replace('.', "0"), rows.join("\n"), pretty, leetcode] {
-        let answer = client.solve(solve_request(&text)).await.unwrap().into_inner();
+    for text in [
+        CLASSIC.to_string(),
+        CLASSIC.replace('.', "0"),
+        rows.join("\n"),
+        pretty,
+        leetcode,
+    ] {
+        let answer = client
+            .solve(solve_request(&text))
+            .await
+            .unwrap()
+            .into_inner();
         assert_eq!(answer.solution, CLASSIC_SOLUTION, "layout:\n{text}");
     }
 }
@@ -129,33 +172,58 @@ async fn bad_puzzles_get_invalid_argument_that_says_what_and_where() {
     let mut clash_col = CLASSIC.to_string();
     clash_col.replace_range(9 * 8..9 * 8 + 1, "5"); // a second 5 in column 1
     let mut clash_box = CLASSIC.to_string();
-    clash_box.replace_range(10..11, "3"); // a second 3 in box 1
+    clash_box.replace_range(10..11, "8"); // a second 8 in box 1, alone in its row and column
     let cases = [
         (bad_char, vec!["'x'", "row 3, column 3"]),
-        (CLASSIC[..80].to_string(), vec!["expected 81 cells, found 80"]),
+        (
+            CLASSIC[..80].to_string(),
+            vec!["expected 81 cells, found 80"],
+        ),
         (format!("{CLASSIC}5"), vec!["expected 81 cells, found 82"]),
         (String::new(), vec!["found 0"]),
-        (clash_row, vec!["digit 5", "row 1", "row 1, column 1", "row 1, column 3"]),
+        (
+            clash_row,
+            vec!["digit 5", "row 1", "row 1, column 1", "row 1, column 3"],
+        ),
         (clash_col, vec!["digit 5", "column 1", "row 9, column 1"]),
-        (clash_box, vec!["digit 3", "box 1", "row 2, column 2"]),
+        (
+            clash_box,
+            vec!["digit 8 appears twice in box 1: at row 2, column 2 and at row 3, column 3"],
+        ),
     ];
     for (puzzle, wanted) in cases {
         let status = client.solve(solve_request(&puzzle)).await.unwrap_err();
-        assert_eq!(status.code(), Code::InvalidArgument, "{puzzle:?}: {status:?}");
+        assert_eq!(
+            status.code(),
+            Code::InvalidArgument,
+            "{puzzle:?}: {status:?}"
+        );
         for text in wanted {
-            assert!(status.message().contains(text), "{:?} lacks {text:?}", status.message());
+            assert!(
+                status.message().contains(text),
+                "{:?} lacks {text:?}",
+                status.message()
+            );
         }
-        let details = status.get_details_bad_request().expect("BadRequest details");
+        let details = status
+            .get_details_bad_request()
+            .expect("BadRequest details");
         assert_eq!(details.field_violations[0].field, "puzzle");
         assert_eq!(details.field_violations[0].description, status.message());
     }
 }
 
 async fn collect(
-    client: &mut sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient<tonic::transport::Channel>,
+    client: &mut sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient<
+        tonic::transport::Channel,
+    >,
     requests: Vec<SolveBatchRequest>,
 ) -> Vec<SolveBatchResponse> {
-    let stream = client.solve_batch(tokio_stream::iter(requests)).await.unwrap().into_inner();
+    let stream = client
+        .solve_batch(tokio_stream::iter(requests))
+        .await
+        .unwrap()
+        .into_inner();
     stream.map(|r| r.unwrap()).collect().await
 }
 
@@ -164,8 +232,12 @@ async fn batch_answers_each_item_once_in_order_and_survives_bad_items() {
     let server = TestServer::start().await;
     let mut client = server.client().await;
     let puzzles = common::sample("17_clue_sample.txt");
-    let mut requests: Vec<SolveBatchRequest> =
-        puzzles.iter().take(200).enumerate().map(|(i, p)| item(&format!("p{i}"), p)).collect();
+    let mut requests: Vec<SolveBatchRequest> = puzzles
+        .iter()
+        .take(200)
+        .enumerate()
+        .map(|(i, p)| item(&format!("p{i}"), p))
+        .collect();
     requests.insert(3, item("bad-char", &"?".repeat(81)));
     requests.insert(50, item("short", "123"));
     requests.insert(100, item("clash", &format!("11{}", ".".repeat(79))));
@@ -179,7 +251,11 @@ async fn batch_answers_each_item_once_in_order_and_survives_bad_items() {
         match request.id.as_str() {
             "bad-char" => {
                 assert_eq!(answer.verdict(), Verdict::Invalid);
-                assert!(answer.error.contains("'?'") && answer.error.contains("row 1, column 1"), "{}", answer.error);
+                assert!(
+                    answer.error.contains("'?'") && answer.error.contains("row 1, column 1"),
+                    "{}",
+                    answer.error
+                );
             }
             "short" => {
                 assert_eq!(answer.verdict(), Verdict::Invalid);
@@ -187,7 +263,11 @@ async fn batch_answers_each_item_once_in_order_and_survives_bad_items() {
             }
             "clash" => {
                 assert_eq!(answer.verdict(), Verdict::Invalid);
-                assert!(answer.error.contains("digit 1 appears twice in row 1"), "{}", answer.error);
+                assert!(
+                    answer.error.contains("digit 1 appears twice in row 1"),
+                    "{}",
+                    answer.error
+                );
             }
             "" => assert_eq!(answer.verdict(), Verdict::Multiple),
             _ => {
@@ -221,14 +301,21 @@ async fn batch_options_apply_per_item() {
     ];
     let answers = collect(&mut client, requests).await;
     let verdicts: Vec<Verdict> = answers.iter().map(|a| a.verdict()).collect();
-    assert_eq!(verdicts, [Verdict::Solved, Verdict::LimitReached, Verdict::Unique]);
+    assert_eq!(
+        verdicts,
+        [Verdict::Solved, Verdict::LimitReached, Verdict::Unique]
+    );
 }
 
 #[tokio::test]
 async fn empty_batch_ends_ok_with_no_answers() {
     let server = TestServer::start().await;
     let mut client = server.client().await;
-    let mut stream = client.solve_batch(tokio_stream::empty()).await.unwrap().into_inner();
+    let mut stream = client
+        .solve_batch(tokio_stream::empty())
+        .await
+        .unwrap()
+        .into_inner();
     assert!(stream.message().await.unwrap().is_none());
 }
 
@@ -264,24 +351,36 @@ async fn a_client_that_vanishes_mid_stream_leaves_the_server_healthy() {
         let mut client = server.client().await;
         let puzzles = common::sample("forum_hardest_1905_11plus_sample.txt");
         let requests: Vec<_> = puzzles.iter().map(|p| item("", p)).collect();
-        let mut answers = client.solve_batch(tokio_stream::iter(requests)).await.unwrap().into_inner();
+        let mut answers = client
+            .solve_batch(tokio_stream::iter(requests))
+            .await
+            .unwrap()
+            .into_inner();
         answers.message().await.unwrap().unwrap();
         // Dropping the client and the stream resets it mid-flight.
     }
     let mut client = server.client().await;
-    let answer = client.solve(solve_request(CLASSIC)).await.unwrap().into_inner();
+    let answer = client
+        .solve(solve_request(CLASSIC))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(answer.solution, CLASSIC_SOLUTION);
     server.stop(Duration::from_secs(15)).await;
 }
 
 #[tokio::test]
 async fn health_reports_serving_then_not_serving_on_shutdown() {
-    use tonic_health::pb::{HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient};
+    use tonic_health::pb::{
+        HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+    };
     let mut server = TestServer::start_with(|c| c.shutdown_grace = Duration::from_secs(5)).await;
     let mut health = HealthClient::new(server.channel().await);
     for service in ["", "sudoku.v1.SudokuService"] {
         let status = health
-            .check(HealthCheckRequest { service: service.into() })
+            .check(HealthCheckRequest {
+                service: service.into(),
+            })
             .await
             .unwrap()
             .into_inner()
@@ -289,19 +388,28 @@ async fn health_reports_serving_then_not_serving_on_shutdown() {
         assert_eq!(status, ServingStatus::Serving, "{service:?}");
     }
     let unknown = health
-        .check(HealthCheckRequest { service: "nope".into() })
+        .check(HealthCheckRequest {
+            service: "nope".into(),
+        })
         .await
         .unwrap_err();
     assert_eq!(unknown.code(), Code::NotFound);
 
     let mut watch = health
-        .watch(HealthCheckRequest { service: String::new() })
+        .watch(HealthCheckRequest {
+            service: String::new(),
+        })
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(watch.message().await.unwrap().unwrap().status(), ServingStatus::Serving);
+    assert_eq!(
+        watch.message().await.unwrap().unwrap().status(),
+        ServingStatus::Serving
+    );
     server.shutdown();
-    let next = tokio::time::timeout(Duration::from_secs(5), watch.message()).await.expect("watch update");
+    let next = tokio::time::timeout(Duration::from_secs(5), watch.message())
+        .await
+        .expect("watch update");
     assert_eq!(next.unwrap().unwrap().status(), ServingStatus::NotServing);
     // The open Watch stream cannot hold the server past its grace period.
     server.stop(Duration::from_secs(10)).await;
@@ -326,7 +434,11 @@ async fn reflection_lists_every_service_in_v1_and_v1alpha() {
             host: String::new(),
             message_request: Some(MessageRequest::ListServices(String::new())),
         };
-        let mut responses = client.server_reflection_info(tokio_stream::once(request)).await.unwrap().into_inner();
+        let mut responses = client
+            .server_reflection_info(tokio_stream::once(request))
+            .await
+            .unwrap()
+            .into_inner();
         let Some(MessageResponse::ListServicesResponse(list)) =
             responses.message().await.unwrap().unwrap().message_response
         else {
@@ -334,7 +446,10 @@ async fn reflection_lists_every_service_in_v1_and_v1alpha() {
         };
         let names: Vec<_> = list.service.into_iter().map(|s| s.name).collect();
         for name in wanted {
-            assert!(names.contains(&name.to_string()), "v1 lacks {name}: {names:?}");
+            assert!(
+                names.contains(&name.to_string()),
+                "v1 lacks {name}: {names:?}"
+            );
         }
     }
     {
@@ -345,18 +460,32 @@ async fn reflection_lists_every_service_in_v1_and_v1alpha() {
         let mut client = ServerReflectionClient::new(server.channel().await);
         let request = ServerReflectionRequest {
             host: String::new(),
-            message_request: Some(MessageRequest::FileContainingSymbol("sudoku.v1.SudokuService".into())),
+            message_request: Some(MessageRequest::FileContainingSymbol(
+                "sudoku.v1.SudokuService".into(),
+            )),
         };
-        let mut responses = client.server_reflection_info(tokio_stream::once(request)).await.unwrap().into_inner();
+        let mut responses = client
+            .server_reflection_info(tokio_stream::once(request))
+            .await
+            .unwrap()
+            .into_inner();
         let Some(MessageResponse::FileDescriptorResponse(files)) =
             responses.message().await.unwrap().unwrap().message_response
         else {
             panic!("not a file descriptor")
         };
         use prost::Message;
-        let file = prost_types::FileDescriptorProto::decode(&files.file_descriptor_proto[0][..]).unwrap();
+        let file =
+            prost_types::FileDescriptorProto::decode(&files.file_descriptor_proto[0][..]).unwrap();
         assert_eq!(file.package(), "sudoku.v1");
-        let comments = file.source_code_info.expect("comments are kept for describe");
-        assert!(comments.location.iter().any(|l| l.leading_comments().contains("Solves one puzzle")));
+        let comments = file
+            .source_code_info
+            .expect("comments are kept for describe");
+        assert!(
+            comments
+                .location
+                .iter()
+                .any(|l| l.leading_comments().contains("Solves one puzzle"))
+        );
     }
 }

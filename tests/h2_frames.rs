@@ -29,7 +29,10 @@ async fn one_hundred_thousand_single_frame_requests_all_get_answers() {
     let mut client = client.ready().await.unwrap();
     let request = http::Request::builder()
         .method("POST")
-        .uri(format!("http://{}/sudoku.v1.SudokuService/SolveBatch", server.addr))
+        .uri(format!(
+            "http://{}/sudoku.v1.SudokuService/SolveBatch",
+            server.addr
+        ))
         .header("content-type", "application/grpc")
         .header("te", "trailers")
         .body(())
@@ -64,7 +67,10 @@ async fn one_hundred_thousand_single_frame_requests_all_get_answers() {
         send.send_data(Bytes::new(), true).unwrap();
     });
 
-    let response = tokio::time::timeout(Duration::from_secs(30), response).await.unwrap().unwrap();
+    let response = tokio::time::timeout(Duration::from_secs(30), response)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(response.status(), 200);
     let mut body = response.into_body();
     let mut buf = BytesMut::new();
@@ -85,7 +91,7 @@ async fn one_hundred_thousand_single_frame_requests_all_get_answers() {
                 assert_eq!(answer.id, answered.to_string());
                 assert_eq!(answer.verdict(), Verdict::Unique);
                 answered += 1;
-                if answered % 20_000 == 0 {
+                if answered.is_multiple_of(20_000) {
                     // Stop reading for a while: the server stops reading too, and the client's small
                     // frames pile up unread in the server's window, which is what trips h2's guard.
                     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -94,8 +100,13 @@ async fn one_hundred_thousand_single_frame_requests_all_get_answers() {
         }
         body.trailers().await.unwrap().expect("trailers")
     };
-    let trailers = tokio::time::timeout(Duration::from_secs(300), reading).await.expect("bounded in time");
-    assert_eq!(trailers.get("grpc-status").map(|v| v.to_str().unwrap()), Some("0"));
+    let trailers = tokio::time::timeout(Duration::from_secs(300), reading)
+        .await
+        .expect("bounded in time");
+    assert_eq!(
+        trailers.get("grpc-status").map(|v| v.to_str().unwrap()),
+        Some("0")
+    );
     assert_eq!(answered, PUZZLES);
     sender.await.unwrap();
     drop(client);

@@ -25,6 +25,7 @@ impl TestServer {
 
     /// Starts a server with the defaults as changed by `tweak`.
     pub async fn start_with(tweak: impl FnOnce(&mut ServerConfig)) -> TestServer {
+        sudoku_grpc::telemetry::init(sudoku_grpc::config::LogFormat::Text);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let mut config = ServerConfig::with_addr(addr);
@@ -45,7 +46,11 @@ impl TestServer {
     }
 
     pub async fn channel(&self) -> Channel {
-        Channel::from_shared(self.url()).unwrap().connect().await.unwrap()
+        Channel::from_shared(self.url())
+            .unwrap()
+            .connect()
+            .await
+            .unwrap()
     }
 
     pub async fn client(&self) -> SudokuServiceClient<Channel> {
