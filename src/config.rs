@@ -110,6 +110,23 @@ pub struct ServerConfig {
     #[arg(long, env = "SUDOKU_METRICS_ADDR", default_value = DEFAULT_METRICS_ADDR, value_parser = parse_optional_addr)]
     pub metrics_addr: std::option::Option<SocketAddr>,
 
+    /// TLS certificate chain (PEM). With `--tls-key`, the server speaks only TLS.
+    #[arg(long, env = "SUDOKU_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<std::path::PathBuf>,
+
+    /// TLS private key (PEM), for `--tls-cert`.
+    #[arg(long, env = "SUDOKU_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<std::path::PathBuf>,
+
+    /// Origins that browsers may call the service from with gRPC-Web (comma-separated), or `*` for any.
+    #[arg(
+        long,
+        env = "SUDOKU_CORS_ORIGINS",
+        default_value = "*",
+        value_delimiter = ','
+    )]
+    pub cors_origins: Vec<String>,
+
     /// Log format; the level comes from `RUST_LOG` (default `info`).
     #[arg(long, env = "SUDOKU_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,

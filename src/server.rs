@@ -4,12 +4,14 @@
 use std::future::Future;
 use std::time::Duration;
 
+use http::{HeaderName, HeaderValue};
 use tokio::net::TcpListener;
 use tonic::codec::CompressionEncoding;
-use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
+use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
+use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use tokio_util::sync::CancellationToken;
 
@@ -34,6 +36,17 @@ pub enum ServerError {
     /// The reflection service could not read a descriptor set.
     #[error("cannot build the reflection service: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
+    /// A TLS certificate or key file could not be read.
+    #[error("cannot read {path}: {source}")]
+    TlsFile {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A CORS origin is not a valid header value.
+    #[error("invalid CORS origin {0:?}")]
+    CorsOrigin(String),
     /// The transport failed.
     #[error("transport error: {0}")]
     Transport(#[from] tonic::transport::Error),
@@ -121,7 +134,12 @@ pub async fn serve_with_metrics(
             set_health(&health, ServingStatus::NotServing).await;
         }
     };
-    let server = Server::builder()
+    let mut builder = Server::builder();
+    if let Some(tls) = tls_config(&config)? {
+        builder = builder.tls_config(tls)?;
+    }
+    let server = builder
+        .accept_http1(true)
         .initial_stream_window_size(STREAM_WINDOW_BYTES)
         .initial_connection_window_size(CONNECTION_WINDOW_BYTES)
         .max_concurrent_streams(config.max_concurrent_streams)
@@ -129,6 +147,8 @@ pub async fn serve_with_metrics(
         .http2_keepalive_timeout(Some(config.keepalive_timeout))
         .max_connection_age(config.max_connection_age)
         .max_connection_age_grace(config.shutdown_grace)
+        .layer(cors(&config.cors_origins)?)
+        .layer(tonic_web::GrpcWebLayer::new())
         .layer(tower::util::MapResponseLayer::new(
             crate::grpc::oversized_is_resource_exhausted,
         ))
@@ -148,6 +168,62 @@ pub async fn serve_with_metrics(
     }
     tracing::info!("server stopped");
     Ok(())
+}
+
+/// The TLS identity of `config`, if it names one.
+fn tls_config(config: &ServerConfig) -> Result<Option<ServerTlsConfig>, ServerError> {
+    let (Some(cert), Some(key)) = (&config.tls_cert, &config.tls_key) else {
+        return Ok(None);
+    };
+    let read = |path: &std::path::PathBuf| {
+        std::fs::read(path).map_err(|source| ServerError::TlsFile {
+            path: path.clone(),
+            source,
+        })
+    };
+    Ok(Some(
+        ServerTlsConfig::new().identity(Identity::from_pem(read(cert)?, read(key)?)),
+    ))
+}
+
+/// CORS for gRPC-Web calls from browsers: the listed origins (or any, for `*`) may POST with the
+/// gRPC-Web headers and read the status trailers.
+fn cors(origins: &[String]) -> Result<CorsLayer, ServerError> {
+    let allow = if origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        let values = origins
+            .iter()
+            .map(|o| {
+                HeaderValue::from_str(o.trim()).map_err(|_| ServerError::CorsOrigin(o.clone()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        AllowOrigin::list(values)
+    };
+    let headers = |names: &[&'static str]| {
+        names
+            .iter()
+            .map(|n| HeaderName::from_static(n))
+            .collect::<Vec<_>>()
+    };
+    Ok(CorsLayer::new()
+        .allow_origin(allow)
+        .allow_methods([http::Method::POST])
+        .allow_headers(headers(&[
+            "content-type",
+            "x-grpc-web",
+            "x-user-agent",
+            "grpc-timeout",
+            "grpc-accept-encoding",
+            "x-request-id",
+        ]))
+        .expose_headers(headers(&[
+            "grpc-status",
+            "grpc-message",
+            "grpc-status-details-bin",
+            "x-request-id",
+        ]))
+        .max_age(Duration::from_secs(24 * 60 * 60)))
 }
 
 /// Completes `grace` after shutdown begins.
