@@ -213,7 +213,12 @@ impl Sudoku {
                 response.stats = answer.stats;
             }
             Err(e) => {
-                response.verdict = proto::Verdict::Invalid.into();
+                // Only the puzzle's own faults make it INVALID; a failure of ours is no verdict.
+                let verdict = match e {
+                    SolveError::Puzzle(_) => proto::Verdict::Invalid,
+                    _ => proto::Verdict::Unspecified,
+                };
+                response.verdict = verdict.into();
                 response.error = e.to_string();
             }
         }

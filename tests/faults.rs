@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use bytes::{BufMut, Bytes, BytesMut};
-use common::{CLASSIC, CLASSIC_SOLUTION, TestServer};
+use bytes::{Bytes, BytesMut};
+use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, batch_item, solve_request};
 use sudoku_grpc::proto::{SolveBatchRequest, SolveRequest, Verdict};
 use tonic::{Code, Request};
 
@@ -60,10 +60,7 @@ async fn unary_deadline_gives_deadline_exceeded_and_a_generous_one_does_not() {
     assert_eq!(status, "4", "{text}");
 
     let mut client = server.client().await;
-    let mut request = Request::new(SolveRequest {
-        puzzle: CLASSIC.into(),
-        ..Default::default()
-    });
+    let mut request = Request::new(solve_request(CLASSIC));
     request.set_timeout(Duration::from_secs(10));
     assert_eq!(
         client.solve(request).await.unwrap().into_inner().solution,
@@ -106,22 +103,8 @@ async fn interop_timeout_on_sleeping_server() {
     let server = TestServer::start().await;
     // A SolveBatch with a 1 ms deadline that sends nothing and stays open: only the deadline can end
     // it. Raw h2, because tonic's client would report its own timer as CANCELLED.
-    let tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
-    let (client, connection) = h2::client::handshake(tcp).await.unwrap();
-    tokio::spawn(connection);
-    let mut client = client.ready().await.unwrap();
-    let request = http::Request::builder()
-        .method("POST")
-        .uri(format!(
-            "http://{}/sudoku.v1.SudokuService/SolveBatch",
-            server.addr
-        ))
-        .header("content-type", "application/grpc")
-        .header("te", "trailers")
-        .header("grpc-timeout", "1m")
-        .body(())
-        .unwrap();
-    let (response, _open) = client.send_request(request, false).unwrap();
+    let path = "/sudoku.v1.SudokuService/SolveBatch";
+    let (response, _open) = common::raw_call(server.addr, path, &[("grpc-timeout", "1m")]).await;
     let response = tokio::time::timeout(Duration::from_secs(5), response)
         .await
         .unwrap()
@@ -253,10 +236,7 @@ async fn a_thousand_concurrent_unary_calls_are_answered_or_refused() {
     let mut client = server.client().await;
     assert_eq!(
         client
-            .solve(SolveRequest {
-                puzzle: CLASSIC.into(),
-                ..Default::default()
-            })
+            .solve(solve_request(CLASSIC))
             .await
             .unwrap()
             .into_inner()
@@ -270,27 +250,10 @@ async fn oversized_messages_get_resource_exhausted_and_the_server_goes_on() {
     let server = TestServer::start().await;
     let mut client = server.client().await;
     let huge = format!("{CLASSIC}{}", " ".repeat(64 * 1024));
-    let status = client
-        .solve(SolveRequest {
-            puzzle: huge.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap_err();
+    let status = client.solve(solve_request(&huge)).await.unwrap_err();
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
 
-    let requests = vec![
-        SolveBatchRequest {
-            id: "a".into(),
-            puzzle: CLASSIC.into(),
-            ..Default::default()
-        },
-        SolveBatchRequest {
-            id: "b".into(),
-            puzzle: huge,
-            ..Default::default()
-        },
-    ];
+    let requests = vec![batch_item("a", CLASSIC), batch_item("b", &huge)];
     let mut answers = client
         .solve_batch(tokio_stream::iter(requests))
         .await
@@ -302,13 +265,7 @@ async fn oversized_messages_get_resource_exhausted_and_the_server_goes_on() {
         Code::ResourceExhausted
     );
 
-    let answer = client
-        .solve(SolveRequest {
-            puzzle: CLASSIC.into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+    let answer = client.solve(solve_request(CLASSIC)).await.unwrap();
     assert_eq!(answer.into_inner().solution, CLASSIC_SOLUTION);
 }
 
@@ -319,26 +276,8 @@ async fn raw_unary(
     message: &[u8],
     headers: &[(&'static str, &'static str)],
 ) -> (String, String, Bytes) {
-    let tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
-    let (client, connection) = h2::client::handshake(tcp).await.unwrap();
-    tokio::spawn(connection);
-    let mut client = client.ready().await.unwrap();
-    let mut request = http::Request::builder()
-        .method("POST")
-        .uri(format!("http://{}{path}", server.addr))
-        .header("content-type", "application/grpc")
-        .header("te", "trailers");
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    let (response, mut send) = client
-        .send_request(request.body(()).unwrap(), false)
-        .unwrap();
-    let mut frame = BytesMut::new();
-    frame.put_u8(0);
-    frame.put_u32(message.len() as u32);
-    frame.put_slice(message);
-    send.send_data(frame.freeze(), true).unwrap();
+    let (response, mut send) = common::raw_call(server.addr, path, headers).await;
+    send.send_data(common::grpc_frame(message), true).unwrap();
     let response = response.await.unwrap();
     let headers = response.headers().clone();
     let mut body = response.into_body();
@@ -388,13 +327,7 @@ async fn invalid_utf8_unknown_fields_and_unknown_methods_get_the_expected_status
     assert_eq!(status, "12");
 
     let mut client = server.client().await;
-    let answer = client
-        .solve(SolveRequest {
-            puzzle: CLASSIC.into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+    let answer = client.solve(solve_request(CLASSIC)).await.unwrap();
     assert_eq!(answer.into_inner().solution, CLASSIC_SOLUTION);
 }
 
@@ -423,10 +356,7 @@ async fn interop_status_code_and_special_status_message() {
 async fn interop_custom_metadata_request_id_is_echoed() {
     let server = TestServer::start().await;
     let mut client = server.client().await;
-    let mut request = Request::new(SolveRequest {
-        puzzle: CLASSIC.into(),
-        ..Default::default()
-    });
+    let mut request = Request::new(solve_request(CLASSIC));
     request
         .metadata_mut()
         .insert("x-request-id", "req-42".parse().unwrap());
@@ -448,13 +378,7 @@ async fn interop_custom_metadata_request_id_is_echoed() {
 async fn metrics_count_requests_by_method_and_code() {
     let server = TestServer::start().await;
     let mut client = server.client().await;
-    client
-        .solve(SolveRequest {
-            puzzle: CLASSIC.into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+    client.solve(solve_request(CLASSIC)).await.unwrap();
     client
         .solve(SolveRequest {
             puzzle: "1".into(),

@@ -4,26 +4,11 @@ mod common;
 
 use std::time::Duration;
 
-use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, assert_solves};
+use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, assert_solves, batch_item, solve_request};
 use sudoku_grpc::proto::{SolveBatchRequest, SolveBatchResponse, SolveRequest, Verdict};
 use tokio_stream::StreamExt;
 use tonic::Code;
 use tonic_types::StatusExt;
-
-fn solve_request(puzzle: &str) -> SolveRequest {
-    SolveRequest {
-        puzzle: puzzle.into(),
-        ..Default::default()
-    }
-}
-
-fn item(id: &str, puzzle: &str) -> SolveBatchRequest {
-    SolveBatchRequest {
-        id: id.into(),
-        puzzle: puzzle.into(),
-        ..Default::default()
-    }
-}
 
 /// The classic solution with a unique rectangle blanked: exactly two completions.
 fn two_solution_puzzle() -> String {
@@ -236,12 +221,12 @@ async fn batch_answers_each_item_once_in_order_and_survives_bad_items() {
         .iter()
         .take(200)
         .enumerate()
-        .map(|(i, p)| item(&format!("p{i}"), p))
+        .map(|(i, p)| batch_item(&format!("p{i}"), p))
         .collect();
-    requests.insert(3, item("bad-char", &"?".repeat(81)));
-    requests.insert(50, item("short", "123"));
-    requests.insert(100, item("clash", &format!("11{}", ".".repeat(79))));
-    requests.insert(150, item("", &".".repeat(81)));
+    requests.insert(3, batch_item("bad-char", &"?".repeat(81)));
+    requests.insert(50, batch_item("short", "123"));
+    requests.insert(100, batch_item("clash", &format!("11{}", ".".repeat(79))));
+    requests.insert(150, batch_item("", &".".repeat(81)));
 
     let answers = collect(&mut client, requests.clone()).await;
     assert_eq!(answers.len(), requests.len());
@@ -280,7 +265,7 @@ async fn batch_answers_each_item_once_in_order_and_survives_bad_items() {
 }
 
 #[tokio::test]
-async fn batch_options_apply_per_item() {
+async fn batch_options_apply_per_batch_item() {
     let server = TestServer::start().await;
     let mut client = server.client().await;
     let hard = &common::sample("forum_hardest_1905_11plus_sample.txt")[1];
@@ -297,7 +282,7 @@ async fn batch_options_apply_per_item() {
             max_guesses: 1,
             ..Default::default()
         },
-        item("plain", CLASSIC),
+        batch_item("plain", CLASSIC),
     ];
     let answers = collect(&mut client, requests).await;
     let verdicts: Vec<Verdict> = answers.iter().map(|a| a.verdict()).collect();
@@ -331,7 +316,7 @@ async fn batch_in_lockstep_answers_each_before_the_next_is_sent() {
         .into_inner();
     let puzzles = common::sample("17_clue_sample.txt");
     for (i, puzzle) in puzzles.iter().take(20).enumerate() {
-        tx.send(item(&i.to_string(), puzzle)).await.unwrap();
+        tx.send(batch_item(&i.to_string(), puzzle)).await.unwrap();
         let answer = tokio::time::timeout(Duration::from_secs(10), answers.message())
             .await
             .expect("answered before the next request")
@@ -350,7 +335,7 @@ async fn a_client_that_vanishes_mid_stream_leaves_the_server_healthy() {
     {
         let mut client = server.client().await;
         let puzzles = common::sample("forum_hardest_1905_11plus_sample.txt");
-        let requests: Vec<_> = puzzles.iter().map(|p| item("", p)).collect();
+        let requests: Vec<_> = puzzles.iter().map(|p| batch_item("", p)).collect();
         let mut answers = client
             .solve_batch(tokio_stream::iter(requests))
             .await

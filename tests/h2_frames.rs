@@ -6,38 +6,17 @@ mod common;
 
 use std::time::Duration;
 
-use bytes::{Buf, BufMut, Bytes, BytesMut};
+use bytes::{Buf, Bytes, BytesMut};
 use prost::Message;
 use sudoku_grpc::proto::{SolveBatchRequest, SolveBatchResponse, Verdict};
 
 const PUZZLES: usize = 100_000;
 
-fn frame(message: &impl Message) -> Bytes {
-    let mut buf = BytesMut::with_capacity(5 + message.encoded_len());
-    buf.put_u8(0);
-    buf.put_u32(message.encoded_len() as u32);
-    message.encode(&mut buf).unwrap();
-    buf.freeze()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_hundred_thousand_single_frame_requests_all_get_answers() {
     let server = common::TestServer::start().await;
-    let tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
-    let (client, connection) = h2::client::handshake(tcp).await.unwrap();
-    let connection = tokio::spawn(connection);
-    let mut client = client.ready().await.unwrap();
-    let request = http::Request::builder()
-        .method("POST")
-        .uri(format!(
-            "http://{}/sudoku.v1.SudokuService/SolveBatch",
-            server.addr
-        ))
-        .header("content-type", "application/grpc")
-        .header("te", "trailers")
-        .body(())
-        .unwrap();
-    let (response, mut send) = client.send_request(request, false).unwrap();
+    let (response, mut send) =
+        common::raw_call(server.addr, "/sudoku.v1.SudokuService/SolveBatch", &[]).await;
 
     // Nearly solved puzzles: the test is about the transport, not the solver.
     let puzzles: Vec<String> = (0..9)
@@ -54,7 +33,7 @@ async fn one_hundred_thousand_single_frame_requests_all_get_answers() {
                 puzzle: puzzles[i % puzzles.len()].clone(),
                 ..Default::default()
             };
-            let data = frame(&request);
+            let data = common::grpc_frame(&request.encode_to_vec());
             send.reserve_capacity(data.len());
             while send.capacity() < data.len() {
                 match std::future::poll_fn(|cx| send.poll_capacity(cx)).await {
@@ -109,6 +88,4 @@ async fn one_hundred_thousand_single_frame_requests_all_get_answers() {
     );
     assert_eq!(answered, PUZZLES);
     sender.await.unwrap();
-    drop(client);
-    connection.abort();
 }

@@ -63,11 +63,7 @@ fn wait_exit(mut child: Child, limit: Duration) -> std::process::ExitStatus {
 }
 
 fn item(i: usize) -> SolveBatchRequest {
-    SolveBatchRequest {
-        id: i.to_string(),
-        puzzle: CLASSIC.into(),
-        ..Default::default()
-    }
+    common::batch_item(&i.to_string(), CLASSIC)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

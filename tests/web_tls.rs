@@ -10,7 +10,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use prost::Message;
 use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
-use sudoku_grpc::proto::{SolveRequest, SolveResponse, Verdict};
+use sudoku_grpc::proto::{SolveResponse, Verdict};
 
 fn http1_client() -> Client<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>> {
     Client::builder(TokioExecutor::new()).build_http()
@@ -19,10 +19,7 @@ fn http1_client() -> Client<hyper_util::client::legacy::connect::HttpConnector, 
 #[tokio::test]
 async fn grpc_web_over_http1_solves_with_cors() {
     let server = TestServer::start().await;
-    let message = SolveRequest {
-        puzzle: CLASSIC.into(),
-        ..Default::default()
-    };
+    let message = common::solve_request(CLASSIC);
     let mut body = BytesMut::new();
     body.put_u8(0);
     body.put_u32(message.encoded_len() as u32);
@@ -118,10 +115,7 @@ async fn tls_with_a_self_signed_certificate() {
             .await
             .unwrap();
     let answer = SudokuServiceClient::new(channel)
-        .solve(SolveRequest {
-            puzzle: CLASSIC.into(),
-            ..Default::default()
-        })
+        .solve(common::solve_request(CLASSIC))
         .await
         .unwrap();
     assert_eq!(answer.into_inner().solution, CLASSIC_SOLUTION);
@@ -132,10 +126,7 @@ async fn tls_with_a_self_signed_certificate() {
             .connect()
             .await?;
         let answer = SudokuServiceClient::new(channel)
-            .solve(SolveRequest {
-                puzzle: CLASSIC.into(),
-                ..Default::default()
-            })
+            .solve(common::solve_request(CLASSIC))
             .await?;
         Ok::<_, Box<dyn std::error::Error>>(answer)
     };
@@ -153,13 +144,7 @@ async fn zstd_and_gzip_both_ways() {
         let mut client = SudokuServiceClient::new(server.channel().await)
             .send_compressed(encoding)
             .accept_compressed(encoding);
-        let answer = client
-            .solve(SolveRequest {
-                puzzle: CLASSIC.into(),
-                ..Default::default()
-            })
-            .await
-            .unwrap();
+        let answer = client.solve(common::solve_request(CLASSIC)).await.unwrap();
         let sent = answer
             .metadata()
             .get("grpc-encoding")

@@ -134,3 +134,53 @@ pub fn assert_solves(puzzle: &str, solution: &str) {
     let grid = sudoku_grpc::grid::Grid::parse(solution).expect("solution parses");
     assert!(grid.solves(&puzzle), "{solution} does not solve {puzzle}");
 }
+
+/// A Solve request for `puzzle` with default options.
+pub fn solve_request(puzzle: &str) -> sudoku_grpc::proto::SolveRequest {
+    sudoku_grpc::proto::SolveRequest {
+        puzzle: puzzle.into(),
+        ..Default::default()
+    }
+}
+
+/// A SolveBatch item with default options.
+pub fn batch_item(id: &str, puzzle: &str) -> sudoku_grpc::proto::SolveBatchRequest {
+    sudoku_grpc::proto::SolveBatchRequest {
+        id: id.into(),
+        puzzle: puzzle.into(),
+        ..Default::default()
+    }
+}
+
+/// One gRPC message as it goes on the wire: no compression flag, length, bytes.
+pub fn grpc_frame(message: &[u8]) -> bytes::Bytes {
+    let mut frame = bytes::BytesMut::with_capacity(5 + message.len());
+    bytes::BufMut::put_u8(&mut frame, 0);
+    bytes::BufMut::put_u32(&mut frame, message.len() as u32);
+    bytes::BufMut::put_slice(&mut frame, message);
+    frame.freeze()
+}
+
+/// Opens a gRPC call to `path` over raw HTTP/2, as grpcio and grpcurl do (one DATA frame per message,
+/// and no client-side timer on `grpc-timeout`), with `headers` added.
+pub async fn raw_call(
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&'static str, &'static str)],
+) -> (h2::client::ResponseFuture, h2::SendStream<bytes::Bytes>) {
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (client, connection) = h2::client::handshake(tcp).await.unwrap();
+    tokio::spawn(connection);
+    let mut client = client.ready().await.unwrap();
+    let mut request = http::Request::builder()
+        .method("POST")
+        .uri(format!("http://{addr}{path}"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    client
+        .send_request(request.body(()).unwrap(), false)
+        .unwrap()
+}
