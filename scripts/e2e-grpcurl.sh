@@ -4,7 +4,8 @@
 # Starts the server on a free loopback port, then: list, describe, Solve (verdict and solution),
 # an invalid Solve (InvalidArgument and its message), health, and SolveBatch streaming a file of
 # puzzles through `-d @` (one response per puzzle, ids and indexes in order, valid solutions, a bad
-# item answered in place). Also checks the Docker HEALTHCHECK command and graceful shutdown on SIGTERM.
+# item answered in place). Also checks /metrics counted those calls, the Docker HEALTHCHECK command,
+# and graceful shutdown on SIGTERM.
 #
 # The commands of the readable part are recorded with their output in target/e2e/grpcurl-session.txt
 # (address shown as 127.0.0.1:50051, the default) for the README.
@@ -118,6 +119,9 @@ RC=$?
 set -e
 ((RC == 0)) || { cat "$E2E_DIR/batch.err" >&2; die "SolveBatch of $n exited $RC"; }
 "${CHECK[@]}" batch "$E2E_DIR/batch.jsonl" <"$E2E_DIR/batch.out" >&2
+
+# Prometheus metrics on their own port (start_server put them on a free one): the calls above counted.
+"${CHECK[@]}" metrics "http://127.0.0.1:$METRICS_PORT/metrics" >&2
 
 # The Docker HEALTHCHECK command, then SIGTERM: a clean exit 0 within the grace period.
 timeout 10 "$BIN" health --addr "$GRPC_URL" || die "'sudoku-grpc health --addr $GRPC_URL' exited $? on a serving server"

@@ -2,13 +2,16 @@
 
     python3 check_grpcurl.py solve PUZZLE < grpcurl-output.json
     python3 check_grpcurl.py batch REQUESTS.jsonl < grpcurl-output.json
+    python3 check_grpcurl.py metrics URL     # after the calls above: their counts on /metrics
 
 grpcurl prints each message as pretty JSON, one after another, omitting fields at their default value
 (index 0, an empty error) and writing 64-bit integers as strings.
 """
 
 import json
+import re
 import sys
+import urllib.request
 
 
 def messages(text):
@@ -42,6 +45,9 @@ def check_solution(puzzle, solution):
 
 def main():
     mode, arg = sys.argv[1], sys.argv[2]
+    if mode == "metrics":
+        check_metrics(arg)
+        return
     out = messages(sys.stdin.read())
     if mode == "solve":
         (resp,) = out
@@ -66,6 +72,29 @@ def main():
         print(f"SolveBatch: {len(out)} responses in order, ids echoed, solutions valid ({summary})")
     else:
         raise SystemExit(f"unknown mode {mode}")
+
+
+def check_metrics(url):
+    """The Prometheus text counts what this script did: Solves that were OK and InvalidArgument,
+    SolveBatch calls, and puzzles by verdict."""
+    with urllib.request.urlopen(url, timeout=10) as resp:
+        assert resp.status == 200, resp.status
+        text = resp.read().decode()
+    samples = {}
+    for line in text.splitlines():
+        m = re.fullmatch(r"([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)(?: \S+)?", line)
+        if m and not line.startswith("#"):
+            labels = frozenset(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2) or ""))
+            samples[(m.group(1), labels)] = float(m.group(3))
+
+    def total(name, **want):
+        return sum(v for (n, labels), v in samples.items() if n == name and set(want.items()) <= labels)
+
+    assert total("sudoku_rpc_requests_total", method="Solve", code="Ok") >= 1, "no OK Solve counted"
+    assert total("sudoku_rpc_requests_total", method="Solve", code="InvalidArgument") >= 2, "no invalid Solve counted"
+    assert total("sudoku_rpc_requests_total", method="SolveBatch", code="Ok") >= 2, "no SolveBatch counted"
+    assert total("sudoku_puzzles_total") >= 1000, "the batch's puzzles were not counted by verdict"
+    print(f"/metrics: {len(samples)} samples; requests by method and code counted")
 
 
 if __name__ == "__main__":
