@@ -1,12 +1,478 @@
-//! Placeholder: filled in by the client work.
+//! The `client` command: call a running server to solve one puzzle, or stream a file of puzzles
+//! through SolveBatch, optionally spread over several servers with the output order kept.
+//!
+//! Spreading works on chunks: the input's puzzles are numbered as they are read, cut into chunks of
+//! [`CHUNK`] puzzles, and chunk `k` goes to endpoint `k % n`, each endpoint over its own connection
+//! and one SolveBatch stream. Each stream answers in its own request order, so the writer knows which
+//! stream holds the next answer and reads them in turn; every channel on the way is bounded, so the
+//! whole file is never in memory and a slow reader slows the servers down instead of filling buffers.
 
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use anyhow::{Context, anyhow, bail};
+use clap::Subcommand;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::transport::{Channel, Endpoint};
+
+use crate::proto::sudoku_service_client::SudokuServiceClient;
+use crate::proto::{SolveBatchRequest, SolveRequest, Verdict};
+
+/// Puzzles per chunk when a file is spread over several endpoints.
+pub const CHUNK: u64 = 256;
+
+/// The longest input line accepted, in bytes: far above any real puzzle, and below the server's
+/// message limit, so one bad line is reported here instead of breaking a stream.
+pub const MAX_LINE_BYTES: usize = 8 * 1024;
+
+/// How long to wait for a connection to an endpoint before calling it dead.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Arguments of the `client` subcommand.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:\n  sudoku-grpc client solve \
+    53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n  \
+    sudoku-grpc client --server http://10.0.0.7:50051 batch puzzles.txt > solutions.txt\n  \
+    sudoku-grpc client --server http://a:50051 --server http://b:50051 batch puzzles.txt\n  \
+    sudoku-grpc client --server http://sudoku-headless.default.svc:50051 batch - < puzzles.txt")]
+pub struct Args {
+    /// The server's URL. Repeat (or separate with commas) to spread a batch over several servers; a
+    /// host name with several addresses (such as a Kubernetes headless Service) counts as one server
+    /// per address.
+    #[arg(
+        long = "server",
+        env = "SUDOKU_SERVER",
+        default_value = "http://127.0.0.1:50051",
+        value_delimiter = ',',
+        global = true
+    )]
+    pub servers: Vec<String>,
+    /// Deadline for the call (solve) or for the whole stream (batch), e.g. `500ms`, `2m`.
+    #[arg(long, value_parser = humantime::parse_duration, global = true)]
+    pub timeout: Option<Duration>,
+    /// Sent as `x-request-id` metadata, for correlating the server's logs.
+    #[arg(long, global = true)]
+    pub request_id: Option<String>,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The `client` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve one puzzle; prints the answer line as the local `solve` command does.
+    Solve(SolveArgs),
+    /// Stream a file of puzzles (one per line; blank and `#` lines skipped) through SolveBatch; writes
+    /// one answer line per puzzle in order, and a summary by verdict on stderr. Exit 1 if any puzzle
+    /// was invalid.
+    Batch(BatchArgs),
+}
+
+/// Arguments of `client solve`.
+#[derive(Debug, clap::Args)]
+pub struct SolveArgs {
+    /// The puzzle: 81 cells in row-major order, `1`-`9` for givens, `.` or `0` for blanks.
+    pub puzzle: String,
+    /// Stop at the first solution instead of proving it is the only one.
+    #[arg(long)]
+    pub skip_uniqueness_check: bool,
+    /// The most guesses before giving up with `limit_reached` (0: the server's default).
+    #[arg(long, default_value_t = 0)]
+    pub max_guesses: u64,
+}
+
+/// Arguments of `client batch`.
+#[derive(Debug, clap::Args)]
+pub struct BatchArgs {
+    /// File of puzzles, one per line; `-` or nothing for stdin.
+    pub file: Option<PathBuf>,
+    /// Stop at the first solution instead of proving it is the only one.
+    #[arg(long)]
+    pub skip_uniqueness_check: bool,
+    /// The most guesses per puzzle before giving up with `limit_reached` (0: the server's default).
+    #[arg(long, default_value_t = 0)]
+    pub max_guesses: u64,
+}
 
 /// Runs the `client` subcommand.
-pub async fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not yet built")
+pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let call = async {
+        match &args.command {
+            Command::Solve(solve) => solve_one(&args, solve).await,
+            Command::Batch(batch) => solve_batch(&args, batch).await,
+        }
+    };
+    match args.timeout {
+        Some(limit) => tokio::time::timeout(limit, call)
+            .await
+            .map_err(|_| anyhow!("no complete answer within {limit:?}"))?,
+        None => call.await,
+    }
+}
+
+/// Resolves server URLs to endpoint URLs: a URL whose host is a name with several addresses becomes
+/// one URL per address, so a headless Service spreads over its pods. Names that resolve only to
+/// loopback addresses (`localhost`) stay as they are: they mean this machine, once.
+pub async fn resolve(servers: &[String]) -> anyhow::Result<Vec<String>> {
+    let mut endpoints = Vec::new();
+    for server in servers {
+        let server = server.trim();
+        if server.is_empty() {
+            continue;
+        }
+        let uri: tonic::codegen::http::Uri = server
+            .parse()
+            .with_context(|| format!("{server:?} is not a URL"))?;
+        let host = uri
+            .host()
+            .ok_or_else(|| anyhow!("{server:?} names no host"))?;
+        let scheme = uri.scheme_str().unwrap_or("http");
+        if scheme != "http" || host.starts_with('[') || host.parse::<std::net::IpAddr>().is_ok() {
+            endpoints.push(server.to_owned());
+            continue;
+        }
+        let port = uri.port_u16().unwrap_or(80);
+        let mut addrs: Vec<SocketAddr> = tokio::net::lookup_host((host, port))
+            .await
+            .with_context(|| format!("cannot resolve {host}"))?
+            .collect();
+        addrs.sort();
+        addrs.dedup();
+        if addrs.len() <= 1 || addrs.iter().all(|a| a.ip().is_loopback()) {
+            endpoints.push(server.to_owned());
+        } else {
+            endpoints.extend(addrs.iter().map(|addr| format!("http://{addr}")));
+        }
+    }
+    if endpoints.is_empty() {
+        bail!("no server given");
+    }
+    Ok(endpoints)
+}
+
+/// Connects to one endpoint, failing within [`CONNECT_TIMEOUT`] when nobody answers. HTTP/2
+/// keepalive pings find a peer that dies later, so a call to a dead server fails instead of hanging.
+pub async fn connect(url: &str) -> anyhow::Result<Channel> {
+    Endpoint::from_shared(url.to_owned())
+        .with_context(|| format!("{url:?} is not a server URL"))?
+        .connect_timeout(CONNECT_TIMEOUT)
+        .tcp_nodelay(true)
+        .http2_keep_alive_interval(Duration::from_secs(10))
+        .keep_alive_timeout(Duration::from_secs(10))
+        .keep_alive_while_idle(true)
+        .connect()
+        .await
+        .map_err(|e| anyhow!("cannot connect to {url}: {}", error_chain(&e)))
+}
+
+/// An error with its sources, which is where tonic's transport errors keep the useful part.
+fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let message = cause.to_string();
+        if !text.contains(&message) {
+            text.push_str(": ");
+            text.push_str(&message);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// A status as a one-line message: code and message.
+pub fn describe(status: &tonic::Status) -> String {
+    format!("{:?}: {}", status.code(), status.message())
+}
+
+/// Adds the call's deadline and request id to `request`.
+fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyhow::Result<()> {
+    if let Some(timeout) = args.timeout {
+        request.set_timeout(timeout);
+    }
+    if let Some(id) = &args.request_id {
+        let value = id
+            .parse()
+            .map_err(|_| anyhow!("--request-id {id:?} is not a valid metadata value"))?;
+        request.metadata_mut().insert("x-request-id", value);
+    }
+    Ok(())
+}
+
+/// The answer line for a server's answer, in the local `solve` command's format, and its kind for
+/// the summary.
+pub fn answer_line(verdict: Verdict, solution: &str, error: &str) -> (String, &'static str) {
+    match verdict {
+        Verdict::Unique => (solution.to_owned(), "unique"),
+        Verdict::Solved => (solution.to_owned(), "solved"),
+        Verdict::Multiple => (format!("multiple {solution}"), "multiple"),
+        Verdict::Unsolvable => ("unsolvable".into(), "unsolvable"),
+        Verdict::LimitReached => ("limit_reached".into(), "limit_reached"),
+        Verdict::Invalid => (format!("invalid {error}"), "invalid"),
+        Verdict::Unspecified => ("unspecified".into(), "unspecified"),
+    }
+}
+
+/// Counts of answers by kind, for the summary line.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Answers by kind.
+    pub counts: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    /// Counts one answer of `kind`.
+    pub fn add(&mut self, kind: &'static str) {
+        *self.counts.entry(kind).or_default() += 1;
+    }
+
+    /// How many answers of `kind`.
+    pub fn get(&self, kind: &str) -> u64 {
+        self.counts.get(kind).copied().unwrap_or(0)
+    }
+}
+
+impl std::fmt::Display for Tally {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let total: u64 = self.counts.values().sum();
+        write!(f, "{total} puzzles")?;
+        self.counts
+            .iter()
+            .try_for_each(|(kind, n)| write!(f, ", {n} {kind}"))
+    }
+}
+
+async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
+    let endpoints = resolve(&args.servers).await?;
+    let url = &endpoints[0];
+    let mut client = SudokuServiceClient::new(connect(url).await?);
+    let mut request = tonic::Request::new(SolveRequest {
+        puzzle: solve.puzzle.clone(),
+        skip_uniqueness_check: solve.skip_uniqueness_check,
+        max_guesses: solve.max_guesses,
+    });
+    decorate(&mut request, args)?;
+    match client.solve(request).await {
+        Ok(answer) => {
+            let answer = answer.into_inner();
+            let (line, _) = answer_line(answer.verdict(), &answer.solution, "");
+            println!("{line}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(status) if status.code() == tonic::Code::InvalidArgument => {
+            eprintln!("invalid puzzle: {}", status.message());
+            Ok(ExitCode::FAILURE)
+        }
+        Err(status) => Err(anyhow!("{url}: Solve failed: {}", describe(&status))),
+    }
+}
+
+/// Reads puzzle lines from `input` and deals them to `senders` in chunks of [`CHUNK`], numbering
+/// them from 0 in the `id` field. Blank and `#` lines are skipped. Returns how many were sent.
+async fn read_puzzles(
+    mut input: impl AsyncBufRead + Unpin,
+    senders: Vec<mpsc::Sender<SolveBatchRequest>>,
+    template: SolveBatchRequest,
+    bytes_read: Arc<AtomicU64>,
+) -> anyhow::Result<u64> {
+    let mut index = 0u64;
+    let mut line_number = 0u64;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = read_line(&mut input, &mut line)
+            .await
+            .with_context(|| format!("cannot read line {}", line_number + 1))?;
+        if n == 0 {
+            return Ok(index);
+        }
+        line_number += 1;
+        bytes_read.fetch_add(n as u64, Ordering::Relaxed);
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let endpoint = ((index / CHUNK) % senders.len() as u64) as usize;
+        let request = SolveBatchRequest {
+            id: index.to_string(),
+            puzzle: text.to_owned(),
+            ..template.clone()
+        };
+        if senders[endpoint].send(request).await.is_err() {
+            // The stream is gone; the writer reports why.
+            return Ok(index);
+        }
+        index += 1;
+    }
+}
+
+/// Reads one line (up to and including `\n`) into `line`, refusing lines over [`MAX_LINE_BYTES`].
+/// Returns the bytes consumed; 0 at the end of the input.
+pub async fn read_line(
+    input: &mut (impl AsyncBufRead + Unpin),
+    line: &mut Vec<u8>,
+) -> std::io::Result<usize> {
+    let mut consumed = 0;
+    loop {
+        let buf = input.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok(consumed);
+        }
+        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (buf.len(), false),
+        };
+        if line.len() + take > MAX_LINE_BYTES {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("line longer than {MAX_LINE_BYTES} bytes"),
+            ));
+        }
+        line.extend_from_slice(&buf[..take]);
+        input.consume(take);
+        consumed += take;
+        if done {
+            return Ok(consumed);
+        }
+    }
+}
+
+/// Opens the input: a file, or stdin for `-` or nothing. Also returns the file's size, if known.
+async fn open_input(
+    file: Option<&PathBuf>,
+) -> anyhow::Result<(Box<dyn AsyncBufRead + Send + Unpin>, Option<u64>)> {
+    match file {
+        Some(path) if path.as_os_str() != "-" => {
+            let file = tokio::fs::File::open(path)
+                .await
+                .with_context(|| format!("cannot open {}", path.display()))?;
+            let size = file.metadata().await.ok().map(|m| m.len());
+            Ok((
+                Box::new(tokio::io::BufReader::with_capacity(64 * 1024, file)),
+                size,
+            ))
+        }
+        _ => Ok((
+            Box::new(tokio::io::BufReader::new(tokio::io::stdin())),
+            None,
+        )),
+    }
+}
+
+/// A progress bar on stderr when it is a terminal; hidden otherwise.
+fn progress_bar(size: Option<u64>) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = match size {
+        Some(size) => indicatif::ProgressBar::new(size).with_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {percent:>3}% of the input read, {msg} [{elapsed_precise}, {eta} left]",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        ),
+        None => indicatif::ProgressBar::new_spinner().with_style(
+            indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        ),
+    };
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+async fn solve_batch(args: &Args, batch: &BatchArgs) -> anyhow::Result<ExitCode> {
+    let endpoints = resolve(&args.servers).await?;
+    let channels = futures::future::try_join_all(endpoints.iter().map(|url| connect(url))).await?;
+
+    // One bounded request channel and one SolveBatch stream per endpoint.
+    let mut senders = Vec::new();
+    let mut calls = Vec::new();
+    for (url, channel) in endpoints.iter().zip(channels) {
+        let (tx, rx) = mpsc::channel(CHUNK as usize);
+        senders.push(tx);
+        let mut request = tonic::Request::new(ReceiverStream::new(rx));
+        decorate(&mut request, args)?;
+        let mut client = SudokuServiceClient::new(channel);
+        calls.push(async move {
+            client
+                .solve_batch(request)
+                .await
+                .map(tonic::Response::into_inner)
+                .map_err(|status| anyhow!("{url}: SolveBatch failed: {}", describe(&status)))
+        });
+    }
+
+    let (input, size) = open_input(batch.file.as_ref()).await?;
+    let bytes_read = Arc::new(AtomicU64::new(0));
+    let template = SolveBatchRequest {
+        skip_uniqueness_check: batch.skip_uniqueness_check,
+        max_guesses: batch.max_guesses,
+        ..Default::default()
+    };
+    let reader = tokio_util::task::AbortOnDropHandle::new(tokio::spawn(read_puzzles(
+        input,
+        senders,
+        template,
+        bytes_read.clone(),
+    )));
+    let mut streams = futures::future::try_join_all(calls).await?;
+
+    let bar = progress_bar(size);
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout());
+    let mut tally = Tally::default();
+    let mut index = 0u64;
+    let ended = loop {
+        let at = ((index / CHUNK) % streams.len() as u64) as usize;
+        let answer = match streams[at].message().await {
+            Ok(Some(answer)) => answer,
+            Ok(None) => break at,
+            Err(status) => bail!(
+                "{}: the stream failed after {index} answers: {}",
+                endpoints[at],
+                describe(&status)
+            ),
+        };
+        if answer.id != index.to_string() {
+            bail!(
+                "{}: answer out of order: expected puzzle {index}, got id {:?}",
+                endpoints[at],
+                answer.id
+            );
+        }
+        let (line, kind) = answer_line(answer.verdict(), &answer.solution, &answer.error);
+        writeln!(out, "{line}")?;
+        tally.add(kind);
+        index += 1;
+        if index.is_multiple_of(64) {
+            bar.set_position(bytes_read.load(Ordering::Relaxed));
+            bar.set_message(format!("{index} answered"));
+        }
+    };
+    out.flush()?;
+    bar.finish_and_clear();
+    // Cancel the calls, so a reader blocked on a stream that will never be read again stops.
+    drop(streams);
+    let sent = reader.await.context("the input reader stopped")??;
+    if sent != index {
+        bail!(
+            "{} ended its stream after {index} of {sent} answers",
+            endpoints[ended]
+        );
+    }
+    eprintln!("{tally}");
+    Ok(if tally.get("invalid") > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }

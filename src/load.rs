@@ -1,12 +1,634 @@
-//! Placeholder: filled in by the load work.
+//! The `load` command: load generators against a running server (or one it starts in-process), bounded
+//! in count and time, that print throughput and latency.
+//!
+//! - `load batch` streams whole files through SolveBatch over N parallel streams, verifies every
+//!   answer after the clock stops, and with `--compare-local` measures the in-process solver on the
+//!   same puzzles with the same threads in the same run, so the service's overhead is one ratio.
+//! - `load unary` runs N concurrent unary Solve clients and prints RPS, latency percentiles and errors
+//!   by status code.
 
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, anyhow, bail};
+use clap::Subcommand;
+use futures::StreamExt;
+use tokio::sync::oneshot;
+use tonic::transport::Channel;
+
+use crate::client::{CHUNK, Tally, answer_line, connect, describe};
+use crate::config::ServerConfig;
+use crate::grid::Grid;
+use crate::proto::sudoku_service_client::SudokuServiceClient;
+use crate::proto::{SolveBatchRequest, SolveRequest, Verdict};
+use crate::solver::{self, Mode};
+
+/// The puzzle `load unary` sends when given no file (the classic Wikipedia example).
+const CLASSIC: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
 /// Arguments of the `load` subcommand.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:\n  \
+    sudoku-grpc load --spawn-server batch --compare-local ../shared/data/17_clue.txt\n  \
+    sudoku-grpc load --server http://127.0.0.1:50051 batch --streams 4 puzzles.txt\n  \
+    sudoku-grpc load unary --concurrency 32 --duration 10s tests/data/17_clue_sample.txt")]
+pub struct Args {
+    /// The server's URL.
+    #[arg(
+        long,
+        env = "SUDOKU_SERVER",
+        default_value = "http://127.0.0.1:50051",
+        global = true
+    )]
+    pub server: String,
+    /// Start a server in-process on 127.0.0.1 (default settings) and load it instead of `--server`,
+    /// so one command measures the service and, with `--compare-local`, the solver alone.
+    #[arg(long, global = true)]
+    pub spawn_server: bool,
+    /// Which load to generate.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The `load` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Stream each file through SolveBatch over parallel streams; verify every answer; print
+    /// boards/s, total time and answers by verdict.
+    Batch(BatchArgs),
+    /// Run concurrent unary Solve clients; print RPS, p50/p99/max latency and errors by status code.
+    Unary(UnaryArgs),
+}
+
+/// Arguments of `load batch`.
+#[derive(Debug, clap::Args)]
+pub struct BatchArgs {
+    /// Files of puzzles, one per line (blank and `#` lines skipped).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Parallel SolveBatch streams (each on its own connection) that split each file in chunks.
+    #[arg(long, default_value_t = 2)]
+    pub streams: usize,
+    /// Stop at the first solution instead of proving it is the only one.
+    #[arg(long)]
+    pub skip_uniqueness_check: bool,
+    /// Use only the first N puzzles of each file.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Also solve each file in-process (`bench --threads N` style) in the same run and print the
+    /// SolveBatch throughput as a ratio of it.
+    #[arg(long)]
+    pub compare_local: bool,
+    /// Threads of the in-process comparison.
+    #[arg(long, default_value_t = 2)]
+    pub local_threads: usize,
+}
+
+/// Arguments of `load unary`.
+#[derive(Debug, clap::Args)]
+pub struct UnaryArgs {
+    /// File of puzzles, sent in turn; the classic example puzzle if none.
+    pub file: Option<PathBuf>,
+    /// Concurrent clients (calls in flight).
+    #[arg(long, default_value_t = 16)]
+    pub concurrency: usize,
+    /// Calls to make in all (10,000 if neither this nor --duration is given).
+    #[arg(long)]
+    pub requests: Option<u64>,
+    /// How long to run, e.g. `10s`.
+    #[arg(long, value_parser = humantime::parse_duration)]
+    pub duration: Option<Duration>,
+    /// Connections the clients share.
+    #[arg(long, default_value_t = 1)]
+    pub channels: usize,
+    /// Stop at the first solution instead of proving it is the only one.
+    #[arg(long)]
+    pub skip_uniqueness_check: bool,
+}
+
+/// A server started in-process for the run.
+struct Spawned {
+    url: String,
+    stop: oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<Result<(), crate::server::ServerError>>,
+}
+
+impl Spawned {
+    async fn start() -> anyhow::Result<Spawned> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .context("cannot listen on 127.0.0.1")?;
+        let addr = listener.local_addr()?;
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(crate::server::serve(
+            listener,
+            ServerConfig::with_addr(addr),
+            async {
+                let _ = stopped.await;
+            },
+        ));
+        Ok(Spawned {
+            url: format!("http://{addr}"),
+            stop,
+            task,
+        })
+    }
+
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.task).await;
+    }
+}
 
 /// Runs the `load` subcommand.
-pub async fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not yet built")
+pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let spawned = if args.spawn_server {
+        Some(Spawned::start().await?)
+    } else {
+        None
+    };
+    let url = spawned
+        .as_ref()
+        .map_or(args.server.clone(), |s| s.url.clone());
+    let place = if spawned.is_some() {
+        format!("{url} (in-process server)")
+    } else {
+        url.clone()
+    };
+    let result = match &args.command {
+        Command::Batch(batch) => load_batch(&url, &place, batch).await,
+        Command::Unary(unary) => load_unary(&url, &place, unary).await,
+    };
+    if let Some(spawned) = spawned {
+        spawned.stop().await;
+    }
+    result
+}
+
+/// Reads a file's puzzle lines (blank and `#` lines skipped), at most `limit` of them.
+fn read_lines(path: &Path, limit: Option<usize>) -> anyhow::Result<Vec<String>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let lines: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .take(limit.unwrap_or(usize::MAX))
+        .map(str::to_owned)
+        .collect();
+    if lines.is_empty() {
+        bail!("{} holds no puzzles", path.display());
+    }
+    Ok(lines)
+}
+
+/// Throughput in puzzles per second.
+fn rate(count: usize, time: Duration) -> f64 {
+    count as f64 / time.as_secs_f64().max(1e-9)
+}
+
+/// One answer of a batch, kept for checking after the clock stops.
+struct Answer {
+    index: u64,
+    verdict: Verdict,
+    solution: String,
+    error: String,
+}
+
+/// Streams `puzzles` through SolveBatch over `streams` streams, chunk `k` on stream `k % streams`.
+/// Returns the answers (in no particular order) and the wall time.
+async fn stream_all(
+    url: &str,
+    puzzles: &Arc<Vec<String>>,
+    streams: usize,
+    skip_uniqueness_check: bool,
+) -> anyhow::Result<(Vec<Answer>, Duration)> {
+    let streams = streams.max(1);
+    let channels = futures::future::try_join_all((0..streams).map(|_| connect(url))).await?;
+    let started = Instant::now();
+    let calls = channels.into_iter().enumerate().map(|(s, channel)| {
+        let puzzles = puzzles.clone();
+        let url = url.to_owned();
+        tokio::spawn(async move {
+            let count = puzzles.len() as u64;
+            let requests = futures::stream::iter(
+                (0..count).filter(move |i| ((i / CHUNK) % streams as u64) as usize == s),
+            )
+            .map(move |i| SolveBatchRequest {
+                id: i.to_string(),
+                puzzle: puzzles[i as usize].clone(),
+                skip_uniqueness_check,
+                max_guesses: 0,
+            });
+            let mut client = SudokuServiceClient::new(channel);
+            let mut answers = client
+                .solve_batch(requests)
+                .await
+                .map_err(|status| anyhow!("{url}: SolveBatch failed: {}", describe(&status)))?
+                .into_inner();
+            let mut got = Vec::new();
+            while let Some(answer) = answers.message().await.map_err(|status| {
+                anyhow!(
+                    "{url}: stream {s} failed after {} answers: {}",
+                    got.len(),
+                    describe(&status)
+                )
+            })? {
+                let index = answer
+                    .id
+                    .parse()
+                    .map_err(|_| anyhow!("{url}: an answer has a foreign id {:?}", answer.id))?;
+                got.push(Answer {
+                    index,
+                    verdict: answer.verdict(),
+                    solution: answer.solution,
+                    error: answer.error,
+                });
+            }
+            anyhow::Ok(got)
+        })
+    });
+    let mut answers = Vec::with_capacity(puzzles.len());
+    for result in futures::future::try_join_all(calls)
+        .await
+        .context("a stream task failed")?
+    {
+        answers.extend(result?);
+    }
+    Ok((answers, started.elapsed()))
+}
+
+/// Checks the answers against the puzzles: one per puzzle, each solution a valid grid keeping the
+/// givens. Returns the tally by verdict and the problems found (at most a few described).
+fn check_answers(puzzles: &[String], answers: &[Answer]) -> (Tally, u64, Vec<String>) {
+    let mut tally = Tally::default();
+    let mut wrong = 0u64;
+    let mut problems = Vec::new();
+    let mut seen = vec![false; puzzles.len()];
+    let mut report = |wrong: &mut u64, problem: String| {
+        *wrong += 1;
+        if problems.len() < 5 {
+            problems.push(problem);
+        }
+    };
+    for answer in answers {
+        let (_, kind) = answer_line(answer.verdict, &answer.solution, &answer.error);
+        tally.add(kind);
+        let Some(puzzle) = usize::try_from(answer.index)
+            .ok()
+            .and_then(|i| puzzles.get(i))
+        else {
+            report(
+                &mut wrong,
+                format!("answer for unknown puzzle {}", answer.index),
+            );
+            continue;
+        };
+        let at = answer.index as usize;
+        if std::mem::replace(&mut seen[at], true) {
+            report(&mut wrong, format!("puzzle {at} answered twice"));
+        }
+        if answer.solution.is_empty() {
+            continue;
+        }
+        let solves = match (Grid::parse(puzzle), Grid::parse(&answer.solution)) {
+            (Ok(puzzle), Ok(solution)) => solution.solves(&puzzle),
+            _ => false,
+        };
+        if !solves {
+            report(
+                &mut wrong,
+                format!("puzzle {at}: {} does not solve it", answer.solution),
+            );
+        }
+    }
+    let missing = seen.iter().filter(|s| !**s).count() as u64;
+    if missing > 0 {
+        report(&mut wrong, format!("{missing} puzzles got no answer"));
+    }
+    (tally, wrong, problems)
+}
+
+/// Solves `grids` in-process on `threads` threads, split in contiguous parts as `bench --threads`
+/// does; returns the wall time.
+fn solve_locally(grids: &[Grid], mode: Mode, threads: usize) -> Duration {
+    let threads = threads.clamp(1, grids.len().max(1));
+    let part = grids.len().div_ceil(threads);
+    let options = solver::Options {
+        mode,
+        max_guesses: None,
+        cancel: None,
+    };
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for chunk in grids.chunks(part.max(1)) {
+            scope.spawn(move || {
+                for grid in chunk {
+                    std::hint::black_box(solver::solve(grid, &options));
+                }
+            });
+        }
+    });
+    started.elapsed()
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    )
+}
+
+fn seconds(time: Duration) -> String {
+    format!("{:.3}s", time.as_secs_f64())
+}
+
+async fn load_batch(url: &str, place: &str, args: &BatchArgs) -> anyhow::Result<ExitCode> {
+    let mode = if args.skip_uniqueness_check {
+        Mode::FirstSolution
+    } else {
+        Mode::ProveUnique
+    };
+    let mode_name = match mode {
+        Mode::ProveUnique => "uniqueness",
+        Mode::FirstSolution => "first solution",
+    };
+    println!(
+        "SolveBatch load: {place}, {} stream{}, {mode_name} mode",
+        args.streams.max(1),
+        if args.streams > 1 { "s" } else { "" }
+    );
+    let mut rows = Vec::new();
+    let mut notes = Vec::new();
+    let mut failed = false;
+    for path in &args.files {
+        let puzzles = Arc::new(read_lines(path, args.limit)?);
+        let (answers, wall) =
+            stream_all(url, &puzzles, args.streams, args.skip_uniqueness_check).await?;
+        let (tally, wrong, problems) = check_answers(&puzzles, &answers);
+        drop(answers);
+        let name = file_name(path);
+        notes.push(format!("{name}: {tally}; {wrong} wrong"));
+        for problem in problems {
+            notes.push(format!("  {problem}"));
+        }
+        failed |= wrong > 0;
+        let mut row = vec![
+            name,
+            puzzles.len().to_string(),
+            format!("{:.0}", rate(puzzles.len(), wall)),
+            seconds(wall),
+        ];
+        if args.compare_local {
+            let grids: Vec<Grid> = puzzles
+                .iter()
+                .filter_map(|p| Grid::parse_puzzle(p).ok())
+                .collect();
+            let threads = args.local_threads;
+            let local = tokio::task::spawn_blocking(move || {
+                let wall = solve_locally(&grids, mode, threads);
+                (grids.len(), wall)
+            })
+            .await
+            .context("the local solve failed")?;
+            let (solved, local_wall) = local;
+            let local_rate = rate(solved, local_wall);
+            row.push(format!("{local_rate:.0}"));
+            row.push(seconds(local_wall));
+            row.push(format!(
+                "{:.1}%",
+                100.0 * rate(puzzles.len(), wall) / local_rate.max(1e-9)
+            ));
+        }
+        rows.push(row);
+    }
+    let mut header = vec!["file", "puzzles", "SolveBatch boards/s", "time"];
+    if args.compare_local {
+        header.extend(["in-process boards/s", "time", "SolveBatch / in-process"]);
+    }
+    println!();
+    print_table(&header, &rows);
+    if args.compare_local {
+        println!(
+            "(in-process: the solver alone on {} thread{}, same puzzles and mode, same run)",
+            args.local_threads,
+            if args.local_threads == 1 { "" } else { "s" }
+        );
+    }
+    println!();
+    println!("answers by verdict:");
+    for note in notes {
+        println!("  {note}");
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Prints a Markdown table, columns padded, numbers right-aligned.
+fn print_table(header: &[&str], rows: &[Vec<String>]) {
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(String::len)
+                .chain([header[c].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: Vec<String>| {
+        let cells: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(c, cell)| {
+                if c == 0 {
+                    format!("{cell:<w$}", w = widths[c])
+                } else {
+                    format!("{cell:>w$}", w = widths[c])
+                }
+            })
+            .collect();
+        println!("| {} |", cells.join(" | "));
+    };
+    line(header.iter().map(|h| (*h).to_owned()).collect());
+    println!(
+        "|{}|",
+        widths
+            .iter()
+            .enumerate()
+            .map(|(c, w)| if c == 0 {
+                format!("-{}-", "-".repeat(*w))
+            } else {
+                format!("-{}:", "-".repeat(*w))
+            })
+            .collect::<Vec<_>>()
+            .join("|")
+    );
+    for row in rows {
+        line(row.clone());
+    }
+}
+
+/// What one unary client saw.
+#[derive(Default)]
+struct ClientFigures {
+    latencies: Vec<Duration>,
+    tally: Tally,
+    errors: BTreeMap<String, u64>,
+    wrong: u64,
+}
+
+async fn unary_client(
+    mut client: SudokuServiceClient<Channel>,
+    puzzles: Arc<Vec<(String, Option<Grid>)>>,
+    next: Arc<AtomicU64>,
+    requests: u64,
+    until: Option<Instant>,
+    skip_uniqueness_check: bool,
+) -> ClientFigures {
+    let mut figures = ClientFigures::default();
+    loop {
+        let n = next.fetch_add(1, Ordering::Relaxed);
+        if n >= requests || until.is_some_and(|until| Instant::now() >= until) {
+            return figures;
+        }
+        let (text, grid) = &puzzles[(n % puzzles.len() as u64) as usize];
+        let request = SolveRequest {
+            puzzle: text.clone(),
+            skip_uniqueness_check,
+            max_guesses: 0,
+        };
+        let started = Instant::now();
+        let result = client.solve(request).await;
+        figures.latencies.push(started.elapsed());
+        match result {
+            Ok(answer) => {
+                let answer = answer.into_inner();
+                let (_, kind) = answer_line(answer.verdict(), &answer.solution, "");
+                figures.tally.add(kind);
+                if !answer.solution.is_empty() {
+                    let solves = match (grid, Grid::parse(&answer.solution)) {
+                        (Some(puzzle), Ok(solution)) => solution.solves(puzzle),
+                        _ => false,
+                    };
+                    figures.wrong += u64::from(!solves);
+                }
+            }
+            Err(status) => {
+                *figures
+                    .errors
+                    .entry(format!("{:?}", status.code()))
+                    .or_default() += 1;
+            }
+        }
+    }
+}
+
+fn millis(time: Duration) -> String {
+    format!("{:.3}ms", time.as_secs_f64() * 1e3)
+}
+
+async fn load_unary(url: &str, place: &str, args: &UnaryArgs) -> anyhow::Result<ExitCode> {
+    let lines = match &args.file {
+        Some(path) => read_lines(path, None)?,
+        None => vec![CLASSIC.to_owned()],
+    };
+    let puzzles: Arc<Vec<(String, Option<Grid>)>> = Arc::new(
+        lines
+            .into_iter()
+            .map(|line| {
+                let grid = Grid::parse(&line).ok();
+                (line, grid)
+            })
+            .collect(),
+    );
+    let requests = match (args.requests, args.duration) {
+        (Some(n), _) => n,
+        (None, Some(_)) => u64::MAX,
+        (None, None) => 10_000,
+    };
+    let concurrency = args.concurrency.max(1);
+    let channels =
+        futures::future::try_join_all((0..args.channels.max(1)).map(|_| connect(url))).await?;
+    let next = Arc::new(AtomicU64::new(0));
+    let started = Instant::now();
+    let until = args.duration.map(|d| started + d);
+    let clients = (0..concurrency).map(|c| {
+        tokio::spawn(unary_client(
+            SudokuServiceClient::new(channels[c % channels.len()].clone()),
+            puzzles.clone(),
+            next.clone(),
+            requests,
+            until,
+            args.skip_uniqueness_check,
+        ))
+    });
+    let results = futures::future::try_join_all(clients)
+        .await
+        .context("a client task failed")?;
+    let wall = started.elapsed();
+
+    let mut all = ClientFigures::default();
+    for figures in results {
+        all.latencies.extend(figures.latencies);
+        for (kind, n) in figures.tally.counts {
+            *all.tally.counts.entry(kind).or_default() += n;
+        }
+        for (code, n) in figures.errors {
+            *all.errors.entry(code).or_default() += n;
+        }
+        all.wrong += figures.wrong;
+    }
+    all.latencies.sort_unstable();
+    let calls = all.latencies.len();
+    let percentile = |pct: usize| {
+        all.latencies
+            .get((calls * pct / 100).min(calls.saturating_sub(1)))
+            .copied()
+            .unwrap_or_default()
+    };
+    let errors: u64 = all.errors.values().sum();
+    println!(
+        "unary Solve load: {place}, {concurrency} concurrent clients over {} connection{}",
+        channels.len(),
+        if channels.len() == 1 { "" } else { "s" }
+    );
+    println!();
+    print_table(
+        &["calls", "time", "RPS", "p50", "p99", "max", "errors"],
+        &[vec![
+            calls.to_string(),
+            seconds(wall),
+            format!("{:.0}", rate(calls, wall)),
+            millis(percentile(50)),
+            millis(percentile(99)),
+            millis(all.latencies.last().copied().unwrap_or_default()),
+            errors.to_string(),
+        ]],
+    );
+    println!();
+    println!("answers by verdict: {}; {} wrong", all.tally, all.wrong);
+    if all.errors.is_empty() {
+        println!("errors by status code: none");
+    } else {
+        let list: Vec<String> = all
+            .errors
+            .iter()
+            .map(|(code, n)| format!("{n} {code}"))
+            .collect();
+        println!("errors by status code: {}", list.join(", "));
+    }
+    Ok(if errors > 0 || all.wrong > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -1,0 +1,298 @@
+//! The `client` and `load` commands: the real binary against real servers on 127.0.0.1:0.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, assert_solves};
+
+const BIN: &str = env!("CARGO_BIN_EXE_sudoku-grpc");
+
+/// Runs the binary with `args` and `stdin`, off the async runtime so the servers keep serving.
+async fn run(args: Vec<String>, stdin: Option<String>) -> Output {
+    tokio::task::spawn_blocking(move || {
+        let mut child = Command::new(BIN)
+            .args(&args)
+            .env_remove("SUDOKU_SERVER")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let mut input = child.stdin.take().expect("stdin is piped");
+        if let Some(text) = stdin {
+            input
+                .write_all(text.as_bytes())
+                .expect("stdin takes the input");
+        }
+        drop(input);
+        child.wait_with_output().expect("the binary runs")
+    })
+    .await
+    .expect("the runner did not panic")
+}
+
+fn args(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| (*s).to_owned()).collect()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The first `n` puzzles of the 17-clue sample, as an input file's text with a comment and a blank line.
+fn input(n: usize) -> (Vec<String>, String) {
+    let puzzles: Vec<String> = common::sample("17_clue_sample.txt")
+        .into_iter()
+        .take(n)
+        .collect();
+    let mut file = String::from("# a comment\n\n");
+    for p in &puzzles {
+        file.push_str(p);
+        file.push('\n');
+    }
+    (puzzles, file)
+}
+
+/// Checks that `stdout` answers `puzzles` in order, each with its unique solution.
+fn assert_answers(puzzles: &[String], stdout: &str) {
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), puzzles.len(), "one answer per puzzle");
+    for (puzzle, line) in puzzles.iter().zip(lines) {
+        assert_solves(puzzle, line);
+    }
+}
+
+#[tokio::test]
+async fn client_solve_prints_the_solution() {
+    let server = TestServer::start().await;
+    let out = run(
+        args(&["client", "--server", &server.url(), "solve", CLASSIC]),
+        None,
+    )
+    .await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), CLASSIC_SOLUTION);
+
+    let out = run(
+        args(&[
+            "client",
+            "solve",
+            &".".repeat(81),
+            "--server",
+            &server.url(),
+            "--request-id",
+            "test-1",
+            "--timeout",
+            "5s",
+        ]),
+        None,
+    )
+    .await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let solution = stdout
+        .trim()
+        .strip_prefix("multiple ")
+        .expect("an empty grid has many solutions");
+    assert_solves(&".".repeat(81), solution);
+}
+
+#[tokio::test]
+async fn client_solve_reports_an_invalid_puzzle() {
+    let server = TestServer::start().await;
+    let clash = format!("55{}", &CLASSIC[2..]);
+    let out = run(
+        args(&["client", "--server", &server.url(), "solve", &clash]),
+        None,
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(
+        text(&out.stderr).contains("invalid puzzle"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[tokio::test]
+async fn client_batch_answers_in_order() {
+    let server = TestServer::start().await;
+    let (puzzles, file) = input(200);
+    let out = run(
+        args(&["client", "--server", &server.url(), "batch", "-"]),
+        Some(file),
+    )
+    .await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_answers(&puzzles, &text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("200 puzzles, 200 unique"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[tokio::test]
+async fn client_batch_reads_a_file_and_flags_invalid_lines() {
+    let server = TestServer::start().await;
+    let path = std::env::temp_dir().join(format!("client_cli_{}.txt", std::process::id()));
+    std::fs::write(&path, format!("{CLASSIC}\nnot a puzzle\n{CLASSIC}\n")).expect("temp file");
+    let out = run(
+        args(&[
+            "client",
+            "--server",
+            &server.url(),
+            "batch",
+            &path.to_string_lossy(),
+        ]),
+        None,
+    )
+    .await;
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0], CLASSIC_SOLUTION);
+    assert!(lines[1].starts_with("invalid "), "{}", lines[1]);
+    assert_eq!(lines[2], CLASSIC_SOLUTION);
+    assert!(text(&out.stderr).contains("1 invalid"));
+}
+
+#[tokio::test]
+async fn client_batch_spreads_over_two_servers_in_order() {
+    let (a, b) = (TestServer::start().await, TestServer::start().await);
+    // More than a few chunks, so both servers get several.
+    let (puzzles, file) = input(1000);
+    let out = run(
+        args(&[
+            "client",
+            "--server",
+            &a.url(),
+            "--server",
+            &b.url(),
+            "batch",
+        ]),
+        Some(file),
+    )
+    .await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_answers(&puzzles, &text(&out.stdout));
+    assert!(text(&out.stderr).contains("1000 puzzles, 1000 unique"));
+}
+
+#[tokio::test]
+async fn client_batch_fails_clearly_on_a_dead_server() {
+    let server = TestServer::start().await;
+    // A port nobody listens on: bind one, then let it go.
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let dead_url = format!("http://{}", dead.local_addr().expect("an address"));
+    drop(dead);
+    let (_, file) = input(10);
+    let out = run(
+        args(&[
+            "client",
+            "--server",
+            &server.url(),
+            "--server",
+            &dead_url,
+            "batch",
+        ]),
+        Some(file),
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains(&format!("cannot connect to {dead_url}")),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[tokio::test]
+async fn load_batch_prints_its_figures() {
+    let server = TestServer::start().await;
+    let sample = format!(
+        "{}/tests/data/17_clue_sample.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = run(
+        args(&[
+            "load",
+            "--server",
+            &server.url(),
+            "batch",
+            "--limit",
+            "300",
+            "--streams",
+            "3",
+            "--compare-local",
+            &sample,
+        ]),
+        None,
+    )
+    .await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("SolveBatch boards/s"), "{stdout}");
+    assert!(stdout.contains("SolveBatch / in-process"), "{stdout}");
+    assert!(
+        stdout.contains("17_clue_sample.txt: 300 puzzles, 300 unique; 0 wrong"),
+        "{stdout}"
+    );
+}
+
+#[tokio::test]
+async fn load_batch_can_start_its_own_server() {
+    let sample = format!(
+        "{}/tests/data/forum_hardest_1905_11plus_sample.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = run(
+        args(&["load", "--spawn-server", "batch", "--limit", "100", &sample]),
+        None,
+    )
+    .await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("in-process server"), "{stdout}");
+    assert!(stdout.contains("100 puzzles"), "{stdout}");
+    assert!(stdout.contains("; 0 wrong"), "{stdout}");
+}
+
+#[tokio::test]
+async fn load_unary_prints_its_figures() {
+    let server = TestServer::start().await;
+    let sample = format!(
+        "{}/tests/data/17_clue_sample.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = run(
+        args(&[
+            "load",
+            "--server",
+            &server.url(),
+            "unary",
+            "--concurrency",
+            "4",
+            "--requests",
+            "200",
+            &sample,
+        ]),
+        None,
+    )
+    .await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    for column in ["RPS", "p50", "p99", "max"] {
+        assert!(stdout.contains(column), "{stdout}");
+    }
+    assert!(stdout.contains("errors by status code: none"), "{stdout}");
+    assert!(
+        stdout.contains("200 puzzles, 200 unique; 0 wrong"),
+        "{stdout}"
+    );
+}
