@@ -73,7 +73,7 @@ pub struct ServerConfig {
 
     /// Puzzles of one SolveBatch stream in flight at once (read but not yet answered). A client that
     /// stops reading holds at most this many; the server then stops reading its stream.
-    #[arg(long, env = "SUDOKU_BATCH_WINDOW", default_value_t = 64)]
+    #[arg(long, env = "SUDOKU_BATCH_WINDOW", default_value_t = 256)]
     pub batch_window: usize,
 
     /// Guesses a search may make when the request does not say (VERDICT_LIMIT_REACHED beyond).

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use futures::FutureExt;
 use futures::stream::{FuturesOrdered, Stream, StreamExt};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::task::AbortOnDropHandle;
@@ -23,10 +24,17 @@ use crate::proto::{
 };
 use crate::solver::{self, Mode, Outcome, Verdict};
 
+/// The most items of one SolveBatch stream that are solved together, one after another, as one task:
+/// enough to spread a task's cost over many microsecond-sized puzzles, few enough that a group of hard
+/// ones does not hold the answers behind it for long.
+pub const MAX_BATCH_GROUP: usize = 32;
+
 /// The service's limits, taken from the server configuration.
 #[derive(Clone, Debug)]
 struct Limits {
     batch_window: usize,
+    /// The most items of a stream solved together as one task.
+    batch_group: usize,
     max_queued: usize,
     queue_timeout: Duration,
     default_max_guesses: u64,
@@ -114,9 +122,12 @@ impl Sudoku {
     /// The service, with the limits of `config`.
     pub fn new(config: &ServerConfig, metrics: Metrics) -> Sudoku {
         let solvers = config.solver_threads();
+        let batch_window = config.batch_window.max(1);
         Sudoku {
             limits: Limits {
-                batch_window: config.batch_window.max(1),
+                batch_window,
+                // Small enough that one stream's window still feeds every solver thread twice over.
+                batch_group: (batch_window / (2 * solvers)).clamp(1, MAX_BATCH_GROUP),
                 max_queued: config.max_queued_solves,
                 queue_timeout: config.queue_timeout,
                 default_max_guesses: config.default_max_guesses,
@@ -164,44 +175,62 @@ impl Sudoku {
 
     /// Solves `puzzle` on the blocking pool while holding `slot`. Dropping the returned future stops
     /// the search within microseconds.
-    async fn run(
-        &self,
-        slot: OwnedSemaphorePermit,
-        puzzle: Grid,
-        job: Job,
-    ) -> Result<Solved, SolveError> {
+    async fn run(&self, slot: OwnedSemaphorePermit, puzzle: Grid, job: Job) -> Result<Solved, SolveError> {
         let cancel = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = CancelOnDrop(cancel.clone());
         let metrics = self.metrics.clone();
         let task = tokio::task::spawn_blocking(move || {
             let _slot = slot;
-            let _counted = metrics.in_flight();
-            let options = solver::Options {
-                mode: job.mode,
-                max_guesses: Some(job.max_guesses),
-                cancel: Some(&cancel),
-            };
-            let start = Instant::now();
-            let outcome = solver::solve(&puzzle, &options);
-            let elapsed = start.elapsed();
-            metrics.solve_time(elapsed);
-            Solved { outcome, elapsed }
+            solve_guarded(&puzzle, job, &cancel, &metrics)
         });
-        task.await.map_err(|e| SolveError::Internal(e.to_string()))
+        task.await.map_err(|e| SolveError::Internal(e.to_string()))?
     }
 
-    /// One batch item, from request to response; never fails, so one bad puzzle cannot end a stream.
-    async fn solve_item(self, index: u64, request: SolveBatchRequest) -> SolveBatchResponse {
-        let job = self.job(request.skip_uniqueness_check, request.max_guesses);
-        let result = match Grid::parse_puzzle(&request.puzzle) {
-            Err(e) => Err(SolveError::Puzzle(e)),
-            Ok(puzzle) => match self.solvers.clone().acquire_owned().await {
-                Ok(slot) => self.run(slot, puzzle, job).await,
-                Err(_) => Err(SolveError::Internal("the solver pool is closed".into())),
-            },
+    /// Answers a group of consecutive batch items, `first_index` onwards, one after another on one
+    /// blocking thread holding one solver slot: a puzzle takes microseconds, so handing each to a
+    /// thread of its own would cost more than solving it. Dropping the future stops the group.
+    async fn solve_group(self, first_index: u64, requests: Vec<SolveBatchRequest>) -> Vec<SolveBatchResponse> {
+        let slot = match self.solvers.clone().acquire_owned().await {
+            Ok(slot) => slot,
+            Err(_) => return self.fail_group(first_index, requests, "the solver pool is closed"),
         };
+        let cancel = Arc::new(AtomicBool::new(false));
+        let _stop_on_drop = CancelOnDrop(cancel.clone());
+        let ids: Vec<String> = requests.iter().map(|r| r.id.clone()).collect();
+        let service = self.clone();
+        let task = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            let items = (first_index..).zip(requests);
+            items.map(|(index, request)| service.answer_item(index, request, &cancel)).collect()
+        });
+        match task.await {
+            Ok(answers) => answers,
+            Err(e) => {
+                let requests = ids.into_iter().map(|id| SolveBatchRequest { id, ..Default::default() });
+                self.fail_group(first_index, requests.collect(), &e.to_string())
+            }
+        }
+    }
+
+    /// Answers for a group the server could not solve: no verdict, and why.
+    fn fail_group(&self, first_index: u64, requests: Vec<SolveBatchRequest>, why: &str) -> Vec<SolveBatchResponse> {
+        let items = (first_index..).zip(requests);
+        items.map(|(index, request)| self.respond(index, request.id, Err(SolveError::Internal(why.into())))).collect()
+    }
+
+    /// One batch item, from request to response, on the blocking thread; never fails, so one bad
+    /// puzzle cannot end a stream.
+    fn answer_item(&self, index: u64, request: SolveBatchRequest, cancel: &AtomicBool) -> SolveBatchResponse {
+        let job = self.job(request.skip_uniqueness_check, request.max_guesses);
+        let result = Grid::parse_puzzle(&request.puzzle)
+            .map_err(SolveError::Puzzle)
+            .and_then(|puzzle| solve_guarded(&puzzle, job, cancel, &self.metrics));
+        self.respond(index, request.id, result)
+    }
+
+    fn respond(&self, index: u64, id: String, result: Result<Solved, SolveError>) -> SolveBatchResponse {
         let mut response = SolveBatchResponse {
-            id: request.id,
+            id,
             index,
             ..Default::default()
         };
@@ -225,6 +254,23 @@ impl Sudoku {
         self.metrics.puzzle(response.verdict().as_str_name());
         response
     }
+}
+
+/// Runs the solver, timed and counted, on the calling (blocking) thread. A panic in the solver, which
+/// would be our bug, becomes an error for this one puzzle instead of taking others down with it.
+fn solve_guarded(puzzle: &Grid, job: Job, cancel: &AtomicBool, metrics: &Metrics) -> Result<Solved, SolveError> {
+    let _counted = metrics.in_flight();
+    let options = solver::Options {
+        mode: job.mode,
+        max_guesses: Some(job.max_guesses),
+        cancel: Some(cancel),
+    };
+    let start = Instant::now();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solver::solve(puzzle, &options)))
+        .map_err(|_| SolveError::Internal(format!("the solver failed on {puzzle}")))?;
+    let elapsed = start.elapsed();
+    metrics.solve_time(elapsed);
+    Ok(Solved { outcome, elapsed })
 }
 
 impl From<Verdict> for proto::Verdict {
@@ -352,14 +398,15 @@ fn echo_request_id<T>(
 /// What the batch loop does next.
 enum Step {
     Read(Result<Option<SolveBatchRequest>, Status>),
-    /// An answer, and the item's place in the in-flight count, held until the answer is sent.
-    Answer(Result<SolveBatchResponse, tokio::task::JoinError>, InFlight),
+    /// A group's answers, and their places in the in-flight count, each held until its answer is sent.
+    Answers(Result<Vec<SolveBatchResponse>, tokio::task::JoinError>, Vec<InFlight>),
     Deadline,
 }
 
 /// The SolveBatch pipeline: reads requests while fewer than the window are in flight, solves them in
-/// parallel, and yields answers in request order, each as soon as all before it are out. A client that
-/// stops reading stops the reading here too; dropping the stream (client gone) cancels all in flight.
+/// parallel (in groups of those already waiting), and yields answers in request order, each as soon as
+/// all before it are out. A client that stops reading stops the reading here too; dropping the stream
+/// (client gone) cancels all in flight.
 fn batch(
     service: Sudoku,
     mut requests: Streaming<SolveBatchRequest>,
@@ -367,9 +414,10 @@ fn batch(
     span: tracing::Span,
 ) -> impl Stream<Item = Result<SolveBatchResponse, Status>> + Send {
     async_stream::stream! {
-        let window = service.limits.batch_window;
-        let mut end = BatchEnd::new(service.metrics.clone(), span.clone());
+        let Limits { batch_window: window, batch_group: group_size, .. } = service.limits;
+        let mut end = BatchEnd::new(service.metrics.clone(), span);
         let mut in_flight = FuturesOrdered::new();
+        let mut items_in_flight = 0;
         let mut reading = true;
         let mut failure = None;
         let deadline = crate::grpc::sleep(deadline);
@@ -378,16 +426,30 @@ fn batch(
             let step = tokio::select! {
                 biased;
                 () = &mut deadline => Step::Deadline,
-                Some((answer, counted)) = in_flight.next(), if !in_flight.is_empty() => Step::Answer(answer, counted),
-                request = requests.message(), if reading && in_flight.len() < window => Step::Read(request),
+                Some((answers, counted)) = in_flight.next(), if !in_flight.is_empty() => Step::Answers(answers, counted),
+                request = requests.message(), if reading && items_in_flight < window => Step::Read(request),
             };
             match step {
-                Step::Read(Ok(Some(request))) => {
-                    let counted = service.metrics.batch_item();
-                    let item = service.clone().solve_item(end.items, request).instrument(span.clone());
-                    let task = AbortOnDropHandle::new(tokio::spawn(item));
+                Step::Read(Ok(Some(first))) => {
+                    // Take along what has already arrived, within the group size and the window.
+                    let mut group = vec![first];
+                    while reading && group.len() < group_size && items_in_flight + group.len() < window {
+                        match requests.message().now_or_never() {
+                            Some(Ok(Some(request))) => group.push(request),
+                            Some(Ok(None)) => reading = false,
+                            Some(Err(status)) => {
+                                reading = false;
+                                failure = Some(crate::grpc::normalize_request_error(status));
+                            }
+                            None => break,
+                        }
+                    }
+                    let counted: Vec<InFlight> = group.iter().map(|_| service.metrics.batch_item()).collect();
+                    items_in_flight += group.len();
+                    let task = tokio::spawn(service.clone().solve_group(end.items, group));
+                    end.items += counted.len() as u64;
+                    let task = AbortOnDropHandle::new(task);
                     in_flight.push_back(async move { (task.await, counted) });
-                    end.items += 1;
                 }
                 Step::Read(Ok(None)) => reading = false,
                 Step::Read(Err(status)) => {
@@ -395,11 +457,14 @@ fn batch(
                     reading = false;
                     failure = Some(crate::grpc::normalize_request_error(status));
                 }
-                Step::Answer(Ok(answer), _counted) => {
-                    *end.verdicts.entry(answer.verdict().as_str_name()).or_default() += 1;
-                    yield Ok(answer);
+                Step::Answers(Ok(answers), counted) => {
+                    for (answer, _counted) in answers.into_iter().zip(counted) {
+                        *end.verdicts.entry(answer.verdict().as_str_name()).or_default() += 1;
+                        items_in_flight -= 1;
+                        yield Ok(answer);
+                    }
                 }
-                Step::Answer(Err(e), _) => {
+                Step::Answers(Err(e), _) => {
                     failure = Some(Status::internal(format!("a solve task failed: {e}")));
                     break;
                 }
