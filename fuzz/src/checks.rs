@@ -225,7 +225,10 @@ pub fn check_solver(data: &[u8]) {
                 );
             }
             if fast.verdict == Verdict::Unique && general.verdict == Verdict::Unique {
-                assert_eq!(fast.solution, general.solution, "two unique solutions of {grid:?}");
+                assert_eq!(
+                    fast.solution, general.solution,
+                    "two unique solutions of {grid:?}"
+                );
             }
         }
     }
@@ -321,9 +324,17 @@ fn check_modes_agree(puzzle: &Grid, unique: &Outcome, first: &Outcome) {
     }
     // A solution found by either search proves the puzzle solvable.
     if first.solution.is_some() {
-        assert_ne!(unique.verdict, Verdict::Unsolvable, "{puzzle:?}: {unique:?} vs {first:?}");
+        assert_ne!(
+            unique.verdict,
+            Verdict::Unsolvable,
+            "{puzzle:?}: {unique:?} vs {first:?}"
+        );
     }
     if unique.solution.is_some() {
-        assert_ne!(first.verdict, Verdict::Unsolvable, "{puzzle:?}: {unique:?} vs {first:?}");
+        assert_ne!(
+            first.verdict,
+            Verdict::Unsolvable,
+            "{puzzle:?}: {unique:?} vs {first:?}"
+        );
     }
 }
