@@ -1,0 +1,340 @@
+//! What the fuzz targets assert, on one input each. Every check panics on a broken promise, so that
+//! libFuzzer records the input, and the regression test replays saved inputs through the same code.
+//!
+//! This file is compiled twice: as `sudoku_grpc_fuzz::checks` in the fuzz crate, and as a module of
+//! `tests/fuzz_regressions.rs` in the main crate's tests. It may only use `std` and `sudoku_grpc`.
+
+use std::sync::atomic::AtomicBool;
+
+use sudoku_grpc::grid::{Grid, ParseError, PuzzleError, Shape};
+use sudoku_grpc::solver::{self, Mode, Options, Outcome, Verdict};
+
+/// The reader's layout characters, written out again here so the check does not trust the code it
+/// checks.
+fn is_layout(ch: char) -> bool {
+    ch.is_whitespace() || matches!(ch, '|' | '-' | '+' | ',' | '"' | '[' | ']')
+}
+
+/// An independent reading of a 9x9 grid: the cell values in order, or the first bad character with
+/// its position in characters. Returns every cell it found, however many.
+fn reference_cells(text: &str) -> Result<Vec<u8>, (char, usize)> {
+    let mut cells = Vec::new();
+    for (position, ch) in text.chars().enumerate() {
+        match ch {
+            _ if is_layout(ch) => {}
+            '.' | '0' => cells.push(0),
+            '1'..='9' => cells.push(ch.to_digit(10).map_or(0, |d| d as u8)),
+            _ => return Err((ch, position)),
+        }
+    }
+    Ok(cells)
+}
+
+/// A grid printed with box borders, one row a line, as people lay a puzzle out.
+fn pretty(grid: &Grid) -> String {
+    let flat = grid.to_string();
+    let chars: Vec<char> = flat.chars().collect();
+    let mut out = String::new();
+    for (row, cells) in chars.chunks(9).enumerate() {
+        if row > 0 && row.is_multiple_of(3) {
+            out.push_str("------+-------+------\n");
+        }
+        for (col, ch) in cells.iter().enumerate() {
+            if col > 0 && col.is_multiple_of(3) {
+                out.push_str("| ");
+            }
+            out.push(*ch);
+            out.push(' ');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Parser target: arbitrary bytes, read as text (lossily, so invalid UTF-8 becomes U+FFFD), through
+/// [`Grid::parse`], [`Grid::parse_puzzle`] and `FromStr`. None may panic; they must agree with each
+/// other and with an independent reading; a grid read must print and read back the same.
+pub fn check_parser(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    check_text(&text);
+    // Valid UTF-8 is also tried with the bytes cut at each of a few places, where a cut is a char
+    // boundary: cheap extra cases near the 81-cell edge.
+    if let Ok(text) = std::str::from_utf8(data) {
+        for cut in [1, 80, 81, 82] {
+            if let Some(prefix) = text.get(..text.len().saturating_sub(cut)) {
+                check_text(prefix);
+            }
+        }
+    }
+}
+
+fn check_text(text: &str) {
+    let parsed = Grid::parse(text);
+    let puzzle = Grid::parse_puzzle(text);
+    let from_str: Result<Grid, ParseError> = text.parse();
+    assert_eq!(parsed, from_str, "parse and FromStr disagree on {text:?}");
+    let reference = reference_cells(text);
+    match &parsed {
+        Ok(grid) => {
+            assert_eq!(grid.shape(), Shape::NINE);
+            assert_eq!(grid.cells().len(), 81);
+            assert!(grid.cells().iter().all(|&v| v <= 9), "{grid:?}");
+            assert_eq!(
+                reference.as_deref(),
+                Ok(grid.cells()),
+                "reading of {text:?} differs from the reference"
+            );
+            let printed = grid.to_string();
+            assert_eq!(printed.chars().count(), 81, "{printed:?}");
+            assert_eq!(
+                Grid::parse(&printed).as_ref(),
+                Ok(grid),
+                "{printed:?} does not read back"
+            );
+            let laid_out = pretty(grid);
+            assert_eq!(
+                Grid::parse(&laid_out).as_ref(),
+                Ok(grid),
+                "{laid_out:?} does not read back"
+            );
+            assert_eq!(
+                Grid::from_cells(Shape::NINE, grid.cells().to_vec()).as_ref(),
+                Some(grid)
+            );
+            let _ = format!("{grid:?} {}", grid.givens());
+            match (grid.check_givens(), &puzzle) {
+                (Ok(()), Ok(p)) => assert_eq!(p, grid),
+                (Err(conflict), Err(PuzzleError::Conflict(c))) => {
+                    assert_eq!(&conflict, c);
+                    assert!((1..=9).contains(&conflict.digit), "{conflict:?}");
+                    assert_eq!(grid.get(conflict.first), conflict.digit, "{conflict:?}");
+                    assert_eq!(grid.get(conflict.second), conflict.digit, "{conflict:?}");
+                    assert_ne!(conflict.first, conflict.second, "{conflict:?}");
+                    let _ = conflict.to_string();
+                }
+                (givens, puzzle) => {
+                    panic!("check_givens {givens:?} but parse_puzzle {puzzle:?} on {text:?}")
+                }
+            }
+        }
+        Err(error) => {
+            assert_eq!(
+                puzzle.as_ref().err(),
+                Some(&PuzzleError::Parse(error.clone())),
+                "parse_puzzle gave another answer than parse on {text:?}"
+            );
+            let _ = error.to_string();
+            match (error, reference) {
+                (ParseError::InvalidCharacter { ch, position, cell }, Err((rch, rposition))) => {
+                    assert_eq!((*ch, *position), (rch, rposition), "on {text:?}");
+                    assert_eq!(text.chars().nth(*position), Some(*ch));
+                    // The cell it would have filled: the count of cells before it, while under 81.
+                    let before = reference_cells(&text.chars().take(*position).collect::<String>())
+                        .map(|cells| cells.len())
+                        .expect("no bad character before the first one");
+                    let expected = (before < 81).then(|| Shape::NINE.cell(before));
+                    assert_eq!(*cell, expected, "on {text:?}");
+                }
+                (ParseError::WrongCellCount { found, expected }, Ok(cells)) => {
+                    assert_eq!(*expected, 81);
+                    assert_eq!(*found, cells.len(), "on {text:?}");
+                    assert_ne!(*found, 81);
+                }
+                (error, reference) => {
+                    panic!("parse error {error:?} but reference reading {reference:?} on {text:?}")
+                }
+            }
+        }
+    }
+}
+
+/// A grid built from fuzz bytes, with the guess budget its size can afford per run.
+pub struct FuzzGrid {
+    /// The grid, possibly with clashing givens.
+    pub grid: Grid,
+    /// The guess budget for each search on it.
+    pub max_guesses: u64,
+    /// Whether to also run a search with the cancellation flag already raised.
+    pub try_cancel: bool,
+}
+
+/// Reads a grid from fuzz bytes. Byte 0 chooses: bits 0-2 the shape (0-3: 9x9; 4-5: 4x4; 6: 16x16;
+/// 7: 25x25); bit 3 the encoding; bit 4 whether to also run a cancelled search. Dense encoding: one
+/// byte per cell in row-major order, value `byte % (side + 1)`, missing bytes blank. Sparse encoding:
+/// triples (index high, index low, value), each setting one cell of an otherwise blank grid.
+pub fn fuzz_grid(data: &[u8]) -> FuzzGrid {
+    let (&selector, rest) = data.split_first().unwrap_or((&0, &[]));
+    let (box_size, max_guesses) = match selector & 0b111 {
+        0..=3 => (3, 10_000),
+        4 | 5 => (2, 10_000),
+        6 => (4, 500),
+        _ => (5, 50),
+    };
+    let shape = Shape::with_box_size(box_size).expect("box sizes 2 to 5 are shapes");
+    let (side, count) = (shape.side(), shape.cells());
+    let value = |byte: u8| (usize::from(byte) % (side + 1)) as u8;
+    let mut cells = vec![0u8; count];
+    if selector & 0b1000 == 0 {
+        for (cell, &byte) in cells.iter_mut().zip(rest) {
+            *cell = value(byte);
+        }
+    } else {
+        for triple in rest.chunks_exact(3) {
+            let index = (usize::from(triple[0]) << 8 | usize::from(triple[1])) % count;
+            cells[index] = value(triple[2]);
+        }
+    }
+    FuzzGrid {
+        grid: Grid::from_cells(shape, cells).expect("every value is at most the side"),
+        max_guesses,
+        try_cancel: selector & 0b1_0000 != 0,
+    }
+}
+
+/// Solver target: the grid [`fuzz_grid`] reads, solved in both modes by [`solver::solve`] (and, for
+/// 9x9, by [`solver::solve_generic`] too) under a small guess budget. Nothing may panic, and every
+/// verdict must be backed: see [`check_outcome`] and the cross-checks here.
+pub fn check_solver(data: &[u8]) {
+    let FuzzGrid {
+        grid,
+        max_guesses,
+        try_cancel,
+    } = fuzz_grid(data);
+    let options = |mode| Options {
+        mode,
+        max_guesses: Some(max_guesses),
+        cancel: None,
+    };
+    let unique = solver::solve(&grid, &options(Mode::ProveUnique));
+    let first = solver::solve(&grid, &options(Mode::FirstSolution));
+    check_outcome(&grid, Mode::ProveUnique, max_guesses, &unique);
+    check_outcome(&grid, Mode::FirstSolution, max_guesses, &first);
+    check_modes_agree(&grid, &unique, &first);
+
+    if grid.shape() == Shape::NINE {
+        let g_unique = solver::solve_generic(&grid, &options(Mode::ProveUnique));
+        let g_first = solver::solve_generic(&grid, &options(Mode::FirstSolution));
+        check_outcome(&grid, Mode::ProveUnique, max_guesses, &g_unique);
+        check_outcome(&grid, Mode::FirstSolution, max_guesses, &g_first);
+        check_modes_agree(&grid, &g_unique, &g_first);
+        for (fast, general) in [(&unique, &g_unique), (&first, &g_first)] {
+            if fast.verdict != Verdict::LimitReached && general.verdict != Verdict::LimitReached {
+                assert_eq!(
+                    fast.verdict, general.verdict,
+                    "fast and general paths disagree on {grid:?}: {fast:?} vs {general:?}"
+                );
+            }
+            if fast.verdict == Verdict::Unique && general.verdict == Verdict::Unique {
+                assert_eq!(
+                    fast.solution, general.solution,
+                    "two unique solutions of {grid:?}"
+                );
+            }
+        }
+    }
+
+    if try_cancel {
+        let flag = AtomicBool::new(true);
+        for (mode, plain) in [(Mode::ProveUnique, &unique), (Mode::FirstSolution, &first)] {
+            let cancelled = solver::solve(
+                &grid,
+                &Options {
+                    mode,
+                    max_guesses: Some(max_guesses),
+                    cancel: Some(&flag),
+                },
+            );
+            check_outcome(&grid, mode, max_guesses, &cancelled);
+            // A raised flag stops the search at its first guess; a puzzle that needs none is decided.
+            assert_eq!(cancelled.stats.guesses, 0, "{grid:?}: {cancelled:?}");
+            if cancelled.verdict != Verdict::Cancelled {
+                assert_eq!(
+                    cancelled.verdict, plain.verdict,
+                    "{grid:?}: cancelled {cancelled:?}, plain {plain:?}"
+                );
+            }
+        }
+    }
+}
+
+/// What must hold of any one outcome of `mode` on `puzzle`, whatever the budget (`Cancelled` only
+/// appears when the caller raised the flag).
+fn check_outcome(puzzle: &Grid, mode: Mode, max_guesses: u64, outcome: &Outcome) {
+    let verdict = outcome.verdict;
+    if let Some(solution) = &outcome.solution {
+        assert!(
+            solution.solves(puzzle),
+            "{mode:?} gave {solution:?}, which does not solve {puzzle:?} ({outcome:?})"
+        );
+    }
+    match verdict {
+        Verdict::Unique | Verdict::Multiple | Verdict::Solved => assert!(
+            outcome.solution.is_some(),
+            "{mode:?}: {verdict:?} without a solution for {puzzle:?}"
+        ),
+        Verdict::Unsolvable => assert!(
+            outcome.solution.is_none(),
+            "{mode:?}: unsolvable yet a solution for {puzzle:?}: {outcome:?}"
+        ),
+        Verdict::LimitReached | Verdict::Cancelled => {}
+    }
+    match mode {
+        Mode::ProveUnique => assert_ne!(verdict, Verdict::Solved, "{puzzle:?}"),
+        Mode::FirstSolution => assert!(
+            !matches!(verdict, Verdict::Unique | Verdict::Multiple),
+            "{mode:?}: {verdict:?} for {puzzle:?}"
+        ),
+    }
+    assert!(
+        outcome.stats.guesses <= max_guesses,
+        "{} guesses over a budget of {max_guesses} for {puzzle:?}",
+        outcome.stats.guesses
+    );
+    if puzzle.check_givens().is_err() {
+        assert_eq!(
+            verdict,
+            Verdict::Unsolvable,
+            "{mode:?}: clashing givens in {puzzle:?} but {outcome:?}"
+        );
+    } else if puzzle.is_full() {
+        let expected = match mode {
+            Mode::ProveUnique => Verdict::Unique,
+            Mode::FirstSolution => Verdict::Solved,
+        };
+        assert_eq!(verdict, expected, "full valid grid {puzzle:?}: {outcome:?}");
+        assert_eq!(outcome.solution.as_ref(), Some(puzzle));
+    }
+}
+
+/// The two modes' outcomes on one puzzle must tell the same story where both finished.
+fn check_modes_agree(puzzle: &Grid, unique: &Outcome, first: &Outcome) {
+    let finished = |o: &Outcome| !matches!(o.verdict, Verdict::LimitReached | Verdict::Cancelled);
+    if finished(unique) && finished(first) {
+        assert_eq!(
+            unique.verdict == Verdict::Unsolvable,
+            first.verdict == Verdict::Unsolvable,
+            "modes disagree on {puzzle:?}: {unique:?} vs {first:?}"
+        );
+        if unique.verdict == Verdict::Unique {
+            assert_eq!(
+                unique.solution, first.solution,
+                "the unique solution of {puzzle:?} differs from the first one found"
+            );
+        }
+    }
+    // A solution found by either search proves the puzzle solvable.
+    if first.solution.is_some() {
+        assert_ne!(
+            unique.verdict,
+            Verdict::Unsolvable,
+            "{puzzle:?}: {unique:?} vs {first:?}"
+        );
+    }
+    if unique.solution.is_some() {
+        assert_ne!(
+            first.verdict,
+            Verdict::Unsolvable,
+            "{puzzle:?}: {unique:?} vs {first:?}"
+        );
+    }
+}
