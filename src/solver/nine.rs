@@ -28,8 +28,8 @@
 //! # Search
 //!
 //! When propagation stalls, the search branches on a bivalue cell (there almost always is one; else a
-//! cell with the fewest candidates), choosing the one whose two digits have the most candidates among
-//! its peers, so that either branch eliminates the most. It pushes a copy of the state with the first
+//! cell with the fewest candidates), choosing the one where either branch promises the most: its
+//! digits' candidates among its peers, and the bivalue peers that placing them makes naked singles. It pushes a copy of the state with the first
 //! candidate removed, then places that candidate. Backtracking pops the copy. There is no recursion and no
 //! allocation beyond one small stack reserved per solve.
 
@@ -421,32 +421,46 @@ impl State {
         (band, cell, digit)
     }
 
-    /// Of the bivalue cells `pairs` (per band, not all empty), the one whose digits have the most
-    /// candidates among its peers, as (band, cell bit); the first such on a tie.
+    /// Of the bivalue cells `pairs` (per band, not all empty), the one whose placements promise the
+    /// most, as (band, cell bit); the first such on a tie.
+    ///
+    /// For each of the cell's two digits, placing it there eliminates its candidates among the cell's
+    /// peers, and turns each bivalue peer holding it into a naked single. The score weighs the two as
+    /// 2 : 5 (tuned on forum_hardest: 70.0 guesses per puzzle, against 84.1 for eliminations alone and
+    /// 140.7 for the first bivalue cell).
     #[inline(always)]
     fn most_eliminating(&self, pairs: &[u32; 3]) -> (usize, u32) {
-        let mut scores = [0u8; 81];
+        let mut scores = [0u16; 81];
         for d in 0..9 {
             let words = [self.cand[d * 3], self.cand[d * 3 + 1], self.cand[d * 3 + 2]];
             for band in 0..3 {
                 let mut cells = words[band] & pairs[band];
+                if cells == 0 {
+                    continue;
+                }
+                let (b1, b2) = ((band + 1) % 3, (band + 2) % 3);
+                let (w1, w2) = (words[b1], words[b2]);
+                let (p1, p2) = (w1 & pairs[b1], w2 & pairs[b2]);
                 while cells != 0 {
                     let index = cells.trailing_zeros() as usize;
                     cells &= cells - 1;
                     let column = COLUMN_SPREAD << (index % 9);
-                    let (w1, w2) = (words[(band + 1) % 3], words[(band + 2) % 3]);
-                    // The column's cells in the other two bands, shifted apart so one count covers
-                    // both; the cell's own row and box in its band (which hold its column there).
-                    let outside = (w1 & column) | (w2 & column) << 1;
+                    // The cell's row and box in its band (which hold its column there), and its column
+                    // in the other two bands, shifted apart so that one count covers both.
                     let inside = words[band] & PEERS_IN_BAND[index];
-                    let count = (u64::from(outside) << 32 | u64::from(inside)).count_ones();
+                    let outside = (w1 & column) | (w2 & column) << 1;
+                    let seen = u64::from(outside) << 32 | u64::from(inside);
+                    let outside_pairs = (p1 & column) | (p2 & column) << 1;
+                    let seen_pairs =
+                        u64::from(outside_pairs) << 32 | u64::from(inside & pairs[band]);
+                    let gain = 2 * seen.count_ones() + 5 * seen_pairs.count_ones();
                     if let Some(score) = scores.get_mut(band * 27 + index) {
-                        *score = score.wrapping_add(count as u8);
+                        *score = score.wrapping_add(gain as u16);
                     }
                 }
             }
         }
-        let mut best = (0usize, 0u32, 0u8);
+        let mut best = (0usize, 0u32, 0u16);
         for (band, &pair) in pairs.iter().enumerate() {
             let mut cells = pair;
             while cells != 0 {
