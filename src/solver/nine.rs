@@ -27,9 +27,10 @@
 //!
 //! # Search
 //!
-//! When propagation stalls, the search branches on a cell with the fewest candidates (a bivalue cell
-//! when there is one, which is almost always): it pushes a copy of the state with the first candidate
-//! removed, then places that candidate. Backtracking pops the copy. There is no recursion and no
+//! When propagation stalls, the search branches on a bivalue cell (there almost always is one; else a
+//! cell with the fewest candidates), choosing the one where either branch promises the most: its
+//! digits' candidates among its peers, and the bivalue peers that placing them makes naked singles. It pushes a copy of the state with the first
+//! candidate removed, then places that candidate. Backtracking pops the copy. There is no recursion and no
 //! allocation beyond one small stack reserved per solve.
 
 use super::{Limiter, Mode, Options, Outcome};
@@ -127,6 +128,18 @@ static PERMUTATION_SEGMENTS: [u16; 512] = {
             seg += 1;
         }
         live += 1;
+    }
+    table
+};
+
+/// For a cell of a band (0-26): the band cells in its row or box (its column within the band lies in
+/// its box).
+static PEERS_IN_BAND: [u32; 27] = {
+    let mut table = [0u32; 27];
+    let mut cell = 0;
+    while cell < 27 {
+        table[cell] = (ROW << (9 * (cell / 9))) | (BOX0 << (3 * (cell % 9 / 3)));
+        cell += 1;
     }
     table
 };
@@ -372,10 +385,100 @@ impl State {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
 
-    /// A cell to branch on and its first candidate: (band, cell bit, digit). A bivalue cell when there
-    /// is one, otherwise a cell with the fewest candidates. Only called on a settled, unsolved state.
+    /// A cell to branch on and its first candidate: (band, cell bit, digit). Only called on a settled,
+    /// unsolved state.
+    ///
+    /// Among the bivalue cells (almost always there are some), the one whose two digits have the most
+    /// candidates among the cell's peers: whichever branch is taken, placing its digit eliminates the
+    /// most, so both sides of the guess propagate furthest. On the hardest puzzles this shrinks the
+    /// search tree by about 40% against taking the first bivalue cell. Without a bivalue cell, a cell
+    /// with the fewest candidates.
     #[inline(always)]
     fn pick(&self) -> (usize, u32, usize) {
+        let mut pairs = [0u32; 3];
+        for (band, pair) in pairs.iter_mut().enumerate() {
+            let unsolved = self.unsolved[band];
+            if unsolved == 0 {
+                continue;
+            }
+            let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let word = self.cand[d * 3 + band];
+                r3 |= r2 & word;
+                r2 |= r1 & word;
+                r1 |= word;
+            }
+            *pair = unsolved & r2 & !r3;
+        }
+        let (band, cell) = if pairs == [0; 3] {
+            self.fewest()
+        } else {
+            self.most_eliminating(&pairs)
+        };
+        let digit = (0..9)
+            .find(|&d| self.cand[d * 3 + band] & cell != 0)
+            .unwrap_or(0);
+        (band, cell, digit)
+    }
+
+    /// Of the bivalue cells `pairs` (per band, not all empty), the one whose placements promise the
+    /// most, as (band, cell bit); the first such on a tie.
+    ///
+    /// For each of the cell's two digits, placing it there eliminates its candidates among the cell's
+    /// peers, and turns each bivalue peer holding it into a naked single. The score weighs the two as
+    /// 2 : 5 (tuned on forum_hardest: 70.0 guesses per puzzle, against 84.1 for eliminations alone and
+    /// 140.7 for the first bivalue cell).
+    #[inline(always)]
+    fn most_eliminating(&self, pairs: &[u32; 3]) -> (usize, u32) {
+        let mut scores = [0u16; 81];
+        for d in 0..9 {
+            let words = [self.cand[d * 3], self.cand[d * 3 + 1], self.cand[d * 3 + 2]];
+            for band in 0..3 {
+                let mut cells = words[band] & pairs[band];
+                if cells == 0 {
+                    continue;
+                }
+                let (b1, b2) = ((band + 1) % 3, (band + 2) % 3);
+                let (w1, w2) = (words[b1], words[b2]);
+                let (p1, p2) = (w1 & pairs[b1], w2 & pairs[b2]);
+                while cells != 0 {
+                    let index = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    let column = COLUMN_SPREAD << (index % 9);
+                    // The cell's row and box in its band (which hold its column there), and its column
+                    // in the other two bands, shifted apart so that one count covers both.
+                    let inside = words[band] & PEERS_IN_BAND[index];
+                    let outside = (w1 & column) | (w2 & column) << 1;
+                    let seen = u64::from(outside) << 32 | u64::from(inside);
+                    let outside_pairs = (p1 & column) | (p2 & column) << 1;
+                    let seen_pairs =
+                        u64::from(outside_pairs) << 32 | u64::from(inside & pairs[band]);
+                    let gain = 2 * seen.count_ones() + 5 * seen_pairs.count_ones();
+                    if let Some(score) = scores.get_mut(band * 27 + index) {
+                        *score = score.wrapping_add(gain as u16);
+                    }
+                }
+            }
+        }
+        let mut best = (0usize, 0u32, 0u16);
+        for (band, &pair) in pairs.iter().enumerate() {
+            let mut cells = pair;
+            while cells != 0 {
+                let index = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                let score = scores.get(band * 27 + index).copied().unwrap_or(0);
+                if score > best.2 {
+                    best = (band, 1 << index, score);
+                }
+            }
+        }
+        (best.0, best.1)
+    }
+
+    /// An unsolved cell with the fewest candidates, as (band, cell bit). Only called on a settled,
+    /// unsolved state without bivalue cells, which is rare.
+    #[cold]
+    fn fewest(&self) -> (usize, u32) {
         let mut best = (0usize, 0u32, u32::MAX);
         for band in 0..3 {
             let unsolved = self.unsolved[band];
@@ -394,12 +497,7 @@ impl State {
                 p2 ^= c1;
                 p3 |= c2;
             }
-            let two = unsolved & !p0 & p1 & !p2 & !p3;
-            if two != 0 {
-                best = (band, two & two.wrapping_neg(), 2);
-                break;
-            }
-            for count in 3..best.2.min(10) {
+            for count in 2..best.2.min(10) {
                 let mut cells = unsolved;
                 for (j, plane) in [p0, p1, p2, p3].into_iter().enumerate() {
                     cells &= if count >> j & 1 != 0 { plane } else { !plane };
@@ -410,11 +508,7 @@ impl State {
                 }
             }
         }
-        let (band, cell, _) = best;
-        let digit = (0..9)
-            .find(|&d| self.cand[d * 3 + band] & cell != 0)
-            .unwrap_or(0);
-        (band, cell, digit)
+        (best.0, best.1)
     }
 
     /// The grid of a solved state: digits 1-9 in row-major order.
