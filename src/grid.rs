@@ -44,6 +44,15 @@ impl Shape {
         }
     }
 
+    /// The row, column and box that hold `cell`, in that order.
+    pub fn units_of(self, cell: Cell) -> [Unit; 3] {
+        [
+            Unit::Row(cell.row),
+            Unit::Column(cell.col),
+            Unit::Box(self.box_of(cell)),
+        ]
+    }
+
     /// The box (numbered from 0, row-major) that holds `cell`.
     pub fn box_of(self, cell: Cell) -> usize {
         (cell.row / self.box_size()) * self.box_size() + cell.col / self.box_size()
@@ -101,6 +110,15 @@ pub enum Unit {
     Column(usize),
     /// A box, numbered from 0 in row-major order.
     Box(usize),
+}
+
+impl Unit {
+    /// The unit's number among those of its kind, from 0.
+    pub fn number(self) -> usize {
+        match self {
+            Unit::Row(i) | Unit::Column(i) | Unit::Box(i) => i,
+        }
+    }
 }
 
 impl fmt::Display for Unit {
@@ -237,34 +255,32 @@ impl Grid {
     /// The first clash of two equal givens in a row, column or box, if any, in row-major order of the
     /// second cell.
     pub fn check_givens(&self) -> Result<(), Conflict> {
-        let side = self.shape.side();
-        // For each unit and digit, the first cell seen holding it.
-        let mut seen: Vec<Option<Cell>> = vec![None; 3 * side * (side + 1)];
+        // For each kind of unit (row, column, box) and each unit, the digits seen so far, one bit each
+        // (grids up to 25x25, so 25 bits and 25 units of a kind).
+        let mut seen = [[0u32; 25]; 3];
         for (index, &digit) in self.cells.iter().enumerate() {
             if digit == 0 {
                 continue;
             }
             let cell = self.shape.cell(index);
-            let units = [
-                Unit::Row(cell.row),
-                Unit::Column(cell.col),
-                Unit::Box(self.shape.box_of(cell)),
-            ];
-            for (kind, unit) in units.into_iter().enumerate() {
-                let number = match unit {
-                    Unit::Row(i) | Unit::Column(i) | Unit::Box(i) => i,
-                };
-                let slot = &mut seen[(kind * side + number) * (side + 1) + usize::from(digit)];
-                match slot {
-                    Some(first) => {
-                        return Err(Conflict {
-                            digit,
-                            unit,
-                            first: *first,
-                            second: cell,
-                        });
-                    }
-                    None => *slot = Some(cell),
+            let bit = 1u32 << (digit - 1);
+            for (kind, unit) in self.shape.units_of(cell).into_iter().enumerate() {
+                let digits = &mut seen[kind][unit.number()];
+                if *digits & bit == 0 {
+                    *digits |= bit;
+                    continue;
+                }
+                // A clash (rare): find the earlier cell with the digit in this unit.
+                let first = (0..index)
+                    .map(|i| self.shape.cell(i))
+                    .find(|&c| self.get(c) == digit && self.shape.units_of(c)[kind] == unit);
+                if let Some(first) = first {
+                    return Err(Conflict {
+                        digit,
+                        unit,
+                        first,
+                        second: cell,
+                    });
                 }
             }
         }

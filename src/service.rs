@@ -175,7 +175,12 @@ impl Sudoku {
 
     /// Solves `puzzle` on the blocking pool while holding `slot`. Dropping the returned future stops
     /// the search within microseconds.
-    async fn run(&self, slot: OwnedSemaphorePermit, puzzle: Grid, job: Job) -> Result<Solved, SolveError> {
+    async fn run(
+        &self,
+        slot: OwnedSemaphorePermit,
+        puzzle: Grid,
+        job: Job,
+    ) -> Result<Solved, SolveError> {
         let cancel = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = CancelOnDrop(cancel.clone());
         let metrics = self.metrics.clone();
@@ -183,13 +188,18 @@ impl Sudoku {
             let _slot = slot;
             solve_guarded(&puzzle, job, &cancel, &metrics)
         });
-        task.await.map_err(|e| SolveError::Internal(e.to_string()))?
+        task.await
+            .map_err(|e| SolveError::Internal(e.to_string()))?
     }
 
     /// Answers a group of consecutive batch items, `first_index` onwards, one after another on one
     /// blocking thread holding one solver slot: a puzzle takes microseconds, so handing each to a
     /// thread of its own would cost more than solving it. Dropping the future stops the group.
-    async fn solve_group(self, first_index: u64, requests: Vec<SolveBatchRequest>) -> Vec<SolveBatchResponse> {
+    async fn solve_group(
+        self,
+        first_index: u64,
+        requests: Vec<SolveBatchRequest>,
+    ) -> Vec<SolveBatchResponse> {
         let slot = match self.solvers.clone().acquire_owned().await {
             Ok(slot) => slot,
             Err(_) => return self.fail_group(first_index, requests, "the solver pool is closed"),
@@ -201,26 +211,45 @@ impl Sudoku {
         let task = tokio::task::spawn_blocking(move || {
             let _slot = slot;
             let items = (first_index..).zip(requests);
-            items.map(|(index, request)| service.answer_item(index, request, &cancel)).collect()
+            items
+                .map(|(index, request)| service.answer_item(index, request, &cancel))
+                .collect()
         });
         match task.await {
             Ok(answers) => answers,
             Err(e) => {
-                let requests = ids.into_iter().map(|id| SolveBatchRequest { id, ..Default::default() });
+                let requests = ids.into_iter().map(|id| SolveBatchRequest {
+                    id,
+                    ..Default::default()
+                });
                 self.fail_group(first_index, requests.collect(), &e.to_string())
             }
         }
     }
 
     /// Answers for a group the server could not solve: no verdict, and why.
-    fn fail_group(&self, first_index: u64, requests: Vec<SolveBatchRequest>, why: &str) -> Vec<SolveBatchResponse> {
+    fn fail_group(
+        &self,
+        first_index: u64,
+        requests: Vec<SolveBatchRequest>,
+        why: &str,
+    ) -> Vec<SolveBatchResponse> {
         let items = (first_index..).zip(requests);
-        items.map(|(index, request)| self.respond(index, request.id, Err(SolveError::Internal(why.into())))).collect()
+        items
+            .map(|(index, request)| {
+                self.respond(index, request.id, Err(SolveError::Internal(why.into())))
+            })
+            .collect()
     }
 
     /// One batch item, from request to response, on the blocking thread; never fails, so one bad
     /// puzzle cannot end a stream.
-    fn answer_item(&self, index: u64, request: SolveBatchRequest, cancel: &AtomicBool) -> SolveBatchResponse {
+    fn answer_item(
+        &self,
+        index: u64,
+        request: SolveBatchRequest,
+        cancel: &AtomicBool,
+    ) -> SolveBatchResponse {
         let job = self.job(request.skip_uniqueness_check, request.max_guesses);
         let result = Grid::parse_puzzle(&request.puzzle)
             .map_err(SolveError::Puzzle)
@@ -228,7 +257,12 @@ impl Sudoku {
         self.respond(index, request.id, result)
     }
 
-    fn respond(&self, index: u64, id: String, result: Result<Solved, SolveError>) -> SolveBatchResponse {
+    fn respond(
+        &self,
+        index: u64,
+        id: String,
+        result: Result<Solved, SolveError>,
+    ) -> SolveBatchResponse {
         let mut response = SolveBatchResponse {
             id,
             index,
@@ -258,7 +292,12 @@ impl Sudoku {
 
 /// Runs the solver, timed and counted, on the calling (blocking) thread. A panic in the solver, which
 /// would be our bug, becomes an error for this one puzzle instead of taking others down with it.
-fn solve_guarded(puzzle: &Grid, job: Job, cancel: &AtomicBool, metrics: &Metrics) -> Result<Solved, SolveError> {
+fn solve_guarded(
+    puzzle: &Grid,
+    job: Job,
+    cancel: &AtomicBool,
+    metrics: &Metrics,
+) -> Result<Solved, SolveError> {
     let _counted = metrics.in_flight();
     let options = solver::Options {
         mode: job.mode,
@@ -266,8 +305,10 @@ fn solve_guarded(puzzle: &Grid, job: Job, cancel: &AtomicBool, metrics: &Metrics
         cancel: Some(cancel),
     };
     let start = Instant::now();
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solver::solve(puzzle, &options)))
-        .map_err(|_| SolveError::Internal(format!("the solver failed on {puzzle}")))?;
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        solver::solve(puzzle, &options)
+    }))
+    .map_err(|_| SolveError::Internal(format!("the solver failed on {puzzle}")))?;
     let elapsed = start.elapsed();
     metrics.solve_time(elapsed);
     Ok(Solved { outcome, elapsed })
@@ -399,7 +440,10 @@ fn echo_request_id<T>(
 enum Step {
     Read(Result<Option<SolveBatchRequest>, Status>),
     /// A group's answers, and their places in the in-flight count, each held until its answer is sent.
-    Answers(Result<Vec<SolveBatchResponse>, tokio::task::JoinError>, Vec<InFlight>),
+    Answers(
+        Result<Vec<SolveBatchResponse>, tokio::task::JoinError>,
+        Vec<InFlight>,
+    ),
     Deadline,
 }
 
