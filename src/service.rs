@@ -372,6 +372,8 @@ impl SudokuService for Sudoku {
                 self.run(slot, puzzle, job).await
             };
             let result = match deadline {
+                // Gone before it began: do no work at all.
+                Some(deadline) if deadline <= Instant::now() => Err(SolveError::DeadlineExceeded),
                 Some(deadline) => tokio::time::timeout_at(deadline.into(), work)
                     .await
                     .unwrap_or(Err(SolveError::DeadlineExceeded)),
