@@ -8,9 +8,11 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
+use crate::client::{self, Tally};
 use crate::config::ServerConfig;
 use crate::grid::Grid;
-use crate::solver::{self, Mode, Verdict};
+use crate::proto;
+use crate::solver::{self, Mode};
 
 /// A gRPC service that solves Sudoku puzzles, and the tools around it.
 #[derive(Debug, Parser)]
@@ -185,33 +187,12 @@ async fn health(args: HealthArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Counts of answers by kind, for the summary line.
-#[derive(Debug, Default)]
-struct Tally {
-    counts: std::collections::BTreeMap<&'static str, u64>,
-}
-
-impl Tally {
-    fn add(&mut self, kind: &'static str) {
-        *self.counts.entry(kind).or_default() += 1;
-    }
-}
-
-impl std::fmt::Display for Tally {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let total: u64 = self.counts.values().sum();
-        write!(f, "{total} puzzles")?;
-        self.counts
-            .iter()
-            .try_for_each(|(kind, n)| write!(f, ", {n} {kind}"))
-    }
-}
-
-/// The answer line for one puzzle line, and its kind for the summary.
+/// The answer line for one puzzle line, and its kind for the summary: the same format as
+/// `client batch` prints.
 fn answer_line(line: &str, mode: Mode, max_guesses: u64) -> (String, &'static str) {
     let puzzle = match Grid::parse_puzzle(line) {
         Ok(puzzle) => puzzle,
-        Err(e) => return (format!("invalid {e}"), "invalid"),
+        Err(e) => return client::answer_line(proto::Verdict::Invalid, "", &e.to_string()),
     };
     let options = solver::Options {
         mode,
@@ -220,14 +201,7 @@ fn answer_line(line: &str, mode: Mode, max_guesses: u64) -> (String, &'static st
     };
     let outcome = solver::solve(&puzzle, &options);
     let solution = outcome.solution.map(|g| g.to_string()).unwrap_or_default();
-    match outcome.verdict {
-        Verdict::Unique => (solution, "unique"),
-        Verdict::Solved => (solution, "solved"),
-        Verdict::Multiple => (format!("multiple {solution}"), "multiple"),
-        Verdict::Unsolvable => ("unsolvable".into(), "unsolvable"),
-        Verdict::LimitReached => ("limit_reached".into(), "limit_reached"),
-        Verdict::Cancelled => ("cancelled".into(), "cancelled"),
-    }
+    client::answer_line(outcome.verdict.into(), &solution, "")
 }
 
 fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
@@ -258,7 +232,7 @@ fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     eprintln!("{tally}");
-    Ok(if tally.counts.contains_key("invalid") {
+    Ok(if tally.get("invalid") > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

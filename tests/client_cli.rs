@@ -296,3 +296,33 @@ async fn load_unary_prints_its_figures() {
         "{stdout}"
     );
 }
+
+#[tokio::test]
+async fn local_solve_answers_each_line_and_flags_invalid_ones() {
+    let empty = ".".repeat(81);
+    let lines = format!("# a comment\n{CLASSIC}\n\nbad\n{empty}\n");
+    let out = run(args(&["solve", "-"]), Some(lines)).await;
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an invalid line makes the exit code 1"
+    );
+    let stdout = text(&out.stdout);
+    let answers: Vec<&str> = stdout.lines().collect();
+    assert_eq!(answers.len(), 3, "{stdout}");
+    assert_eq!(answers[0], CLASSIC_SOLUTION);
+    assert!(
+        answers[1].starts_with("invalid invalid character 'b'"),
+        "{}",
+        answers[1]
+    );
+    let multiple = answers[2]
+        .strip_prefix("multiple ")
+        .expect("a multiple line");
+    assert_solves(&empty, multiple);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("3 puzzles, 1 invalid, 1 multiple, 1 unique"),
+        "{stderr}"
+    );
+}
