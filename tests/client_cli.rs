@@ -215,10 +215,7 @@ async fn client_batch_fails_clearly_on_a_dead_server() {
 #[tokio::test]
 async fn load_batch_prints_its_figures() {
     let server = TestServer::start().await;
-    let sample = format!(
-        "{}/tests/data/17_clue_sample.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let sample = common::sample_path("17_clue_sample.txt");
     let out = run(
         args(&[
             "load",
@@ -247,10 +244,7 @@ async fn load_batch_prints_its_figures() {
 
 #[tokio::test]
 async fn load_batch_can_start_its_own_server() {
-    let sample = format!(
-        "{}/tests/data/forum_hardest_1905_11plus_sample.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let sample = common::sample_path("forum_hardest_1905_11plus_sample.txt");
     let out = run(
         args(&["load", "--spawn-server", "batch", "--limit", "100", &sample]),
         None,
@@ -266,10 +260,7 @@ async fn load_batch_can_start_its_own_server() {
 #[tokio::test]
 async fn load_unary_prints_its_figures() {
     let server = TestServer::start().await;
-    let sample = format!(
-        "{}/tests/data/17_clue_sample.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let sample = common::sample_path("17_clue_sample.txt");
     let out = run(
         args(&[
             "load",

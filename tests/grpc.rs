@@ -308,12 +308,7 @@ async fn empty_batch_ends_ok_with_no_answers() {
 async fn batch_in_lockstep_answers_each_before_the_next_is_sent() {
     let server = TestServer::start().await;
     let mut client = server.client().await;
-    let (tx, rx) = tokio::sync::mpsc::channel(1);
-    let mut answers = client
-        .solve_batch(tokio_stream::wrappers::ReceiverStream::new(rx))
-        .await
-        .unwrap()
-        .into_inner();
+    let (tx, mut answers) = common::open_batch(&mut client).await;
     let puzzles = common::sample("17_clue_sample.txt");
     for (i, puzzle) in puzzles.iter().take(20).enumerate() {
         tx.send(batch_item(&i.to_string(), puzzle)).await.unwrap();

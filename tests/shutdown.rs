@@ -88,13 +88,8 @@ async fn sigterm_drains_an_open_stream_refuses_new_calls_and_exits_zero() {
         ServingStatus::Serving
     );
 
-    let (tx, rx) = tokio::sync::mpsc::channel(1);
     let mut client = SudokuServiceClient::new(channel.clone());
-    let mut answers = client
-        .solve_batch(tokio_stream::wrappers::ReceiverStream::new(rx))
-        .await
-        .unwrap()
-        .into_inner();
+    let (tx, mut answers) = common::open_batch(&mut client).await;
     tx.send(item(0)).await.unwrap();
     assert_eq!(answers.message().await.unwrap().unwrap().index, 0);
 
@@ -145,12 +140,7 @@ async fn a_stream_left_open_cannot_hold_shutdown_past_the_grace_period() {
         .await
         .unwrap();
     let mut client = SudokuServiceClient::new(channel);
-    let (tx, rx) = tokio::sync::mpsc::channel(1);
-    let mut answers = client
-        .solve_batch(tokio_stream::wrappers::ReceiverStream::new(rx))
-        .await
-        .unwrap()
-        .into_inner();
+    let (tx, mut answers) = common::open_batch(&mut client).await;
     tx.send(item(0)).await.unwrap();
     answers.message().await.unwrap().unwrap();
 

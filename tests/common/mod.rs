@@ -184,3 +184,24 @@ pub async fn raw_call(
         .send_request(request.body(()).unwrap(), false)
         .unwrap()
 }
+
+/// The path of a committed sample file, for commands that read files.
+pub fn sample_path(name: &str) -> String {
+    format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Opens a SolveBatch whose requests the test sends one at a time through the returned sender.
+pub async fn open_batch(
+    client: &mut SudokuServiceClient<Channel>,
+) -> (
+    tokio::sync::mpsc::Sender<sudoku_grpc::proto::SolveBatchRequest>,
+    tonic::Streaming<sudoku_grpc::proto::SolveBatchResponse>,
+) {
+    let (tx, rx) = tokio::sync::mpsc::channel(1);
+    let answers = client
+        .solve_batch(tokio_stream::wrappers::ReceiverStream::new(rx))
+        .await
+        .unwrap()
+        .into_inner();
+    (tx, answers)
+}
