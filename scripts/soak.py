@@ -58,14 +58,15 @@ class Tally:
         self.latencies = []
         self.failures = []
 
-    def record(self, kind, started, verdicts=(), code=grpc.StatusCode.OK, failure=None):
+    def record(self, kind, started, verdicts=(), code=grpc.StatusCode.OK, failure=None, error=None):
         with self.lock:
             self.sent[kind] += 1
             self.latencies.append(time.monotonic() - started)
             self.verdicts.update(verdicts)
             self.codes[code.name] += 1
             if code != grpc.StatusCode.OK and code not in EXPECTED[kind] | ALWAYS_OK:
-                self.failures.append(f"{kind}: unexpected status {code.name}")
+                details = f" ({error.details()})" if error is not None else ""
+                self.failures.append(f"{kind}: unexpected status {code.name}{details}")
             if failure:
                 self.failures.append(f"{kind}: {failure}")
 
@@ -87,7 +88,7 @@ def unary(stub, tally, puzzles, rng):
         verdict, failure = check_answer(puzzle, answer)
         tally.record("unary", started, [verdict], failure=failure)
     except grpc.RpcError as err:
-        tally.record("unary", started, code=err.code())
+        tally.record("unary", started, code=err.code(), error=err)
 
 
 def bad(stub, tally, puzzles, rng):
@@ -98,7 +99,7 @@ def bad(stub, tally, puzzles, rng):
         tally.record("bad", started, failure=f"no error for {puzzle!r}")
     except grpc.RpcError as err:
         failure = None if err.details() else "an error with no message"
-        tally.record("bad", started, code=err.code(), failure=failure)
+        tally.record("bad", started, code=err.code(), error=err, failure=failure)
 
 
 def deadline(stub, tally, puzzles, rng):
@@ -109,7 +110,7 @@ def deadline(stub, tally, puzzles, rng):
         verdict, failure = check_answer(puzzle, answer)
         tally.record("deadline", started, [verdict], failure=failure)
     except grpc.RpcError as err:
-        tally.record("deadline", started, code=err.code())
+        tally.record("deadline", started, code=err.code(), error=err)
 
 
 def cancel(stub, tally, puzzles, rng):
@@ -122,7 +123,7 @@ def cancel(stub, tally, puzzles, rng):
     except grpc.FutureCancelledError:
         tally.record("cancel", started, code=grpc.StatusCode.CANCELLED)
     except grpc.RpcError as err:
-        tally.record("cancel", started, code=err.code())
+        tally.record("cancel", started, code=err.code(), error=err)
 
 
 def batch(stub, tally, puzzles, rng, kind="batch"):
@@ -133,7 +134,7 @@ def batch(stub, tally, puzzles, rng, kind="batch"):
     timeout = rng.choice([0.005, 0.02]) if kind == "batch_deadline" else 60
     started = time.monotonic()
     call = stub.SolveBatch(requests, timeout=timeout)
-    verdicts, failure, seen = [], None, 0
+    verdicts, failure, error, seen = [], None, None, 0
     stop_after = rng.randint(1, len(items)) if kind == "batch_cancel" else None
     try:
         for answer in call:
@@ -155,8 +156,8 @@ def batch(stub, tally, puzzles, rng, kind="batch"):
         if seen != len(items):
             failure = failure or f"{seen} answers to {len(items)} requests"
     except grpc.RpcError as err:
-        code = err.code()
-    tally.record(kind, started, verdicts, code=code, failure=failure)
+        code, error = err.code(), err
+    tally.record(kind, started, verdicts, code=code, failure=failure, error=error)
 
 
 def worker(addr, tally, puzzles, until, seed):

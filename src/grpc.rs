@@ -71,6 +71,24 @@ pub fn normalize_request_error(status: Status) -> Status {
     }
 }
 
+/// Answers in the encoding the client chose for its own messages, as grpc-go's server does: a client
+/// that sends plain messages gets plain answers, whatever its `grpc-accept-encoding` lists.
+/// grpc-core clients (Python, C++, Ruby...) list gzip on every call, and tonic would then gzip every
+/// answer: a hundred bytes of digits that gzip makes no smaller, at a cost in CPU on both sides. Worse,
+/// a grpc-core client whose deadline fires while a compressed answer is arriving has been seen to hand
+/// its application the still-compressed bytes, which fail to decode (INTERNAL instead of
+/// DEADLINE_EXCEEDED).
+pub fn answer_in_request_encoding<B>(mut request: http::Request<B>) -> http::Request<B> {
+    let compressed = request
+        .headers()
+        .get("grpc-encoding")
+        .is_some_and(|v| v.as_bytes() != b"identity");
+    if !compressed {
+        request.headers_mut().remove("grpc-accept-encoding");
+    }
+    request
+}
+
 /// tonic answers an oversized unary request OUT_OF_RANGE; gRPC's specification and every other
 /// implementation say RESOURCE_EXHAUSTED. Rewrites that one status in a response's headers.
 pub fn oversized_is_resource_exhausted<B>(mut response: http::Response<B>) -> http::Response<B> {

@@ -151,6 +151,9 @@ pub async fn serve_with_metrics(
         .max_connection_age_grace(config.shutdown_grace)
         .layer(cors(&config.cors_origins)?)
         .layer(tonic_web::GrpcWebLayer::new())
+        .layer(tower::util::MapRequestLayer::new(
+            crate::grpc::answer_in_request_encoding,
+        ))
         .layer(tower::util::MapResponseLayer::new(
             crate::grpc::oversized_is_resource_exhausted,
         ))

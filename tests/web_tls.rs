@@ -153,3 +153,20 @@ async fn zstd_and_gzip_both_ways() {
         assert_eq!(answer.into_inner().solution, CLASSIC_SOLUTION);
     }
 }
+
+/// A client that sends plain messages gets plain answers even when it lists gzip as acceptable, as
+/// grpc-core clients always do: a hundred-byte answer gains nothing from gzip.
+#[tokio::test]
+async fn plain_requests_get_plain_answers() {
+    use tonic::codec::CompressionEncoding::Gzip;
+    let server = TestServer::start().await;
+    let mut client = SudokuServiceClient::new(server.channel().await).accept_compressed(Gzip);
+    let answer = client.solve(common::solve_request(CLASSIC)).await.unwrap();
+    assert_eq!(answer.metadata().get("grpc-encoding"), None);
+    assert_eq!(answer.into_inner().solution, CLASSIC_SOLUTION);
+    let items = tokio_stream::iter([common::batch_item("a", CLASSIC)]);
+    let mut answers = client.solve_batch(items).await.unwrap();
+    assert_eq!(answers.metadata().get("grpc-encoding"), None);
+    let answer = answers.get_mut().message().await.unwrap().unwrap();
+    assert_eq!(answer.solution, CLASSIC_SOLUTION);
+}
