@@ -102,7 +102,7 @@ struct BenchArgs {
 
 #[derive(Debug, clap::Args)]
 struct HealthArgs {
-    /// The server's URL.
+    /// The server: a URL, or `HOST:PORT` for plain HTTP/2.
     #[arg(
         long,
         env = "SUDOKU_HEALTH_ADDR",
@@ -166,9 +166,7 @@ async fn health(args: HealthArgs) -> anyhow::Result<ExitCode> {
         HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
     };
     let check = async {
-        let channel = tonic::transport::Endpoint::from_shared(args.addr.clone())?
-            .connect()
-            .await?;
+        let channel = crate::client::connect(&crate::client::server_url(&args.addr)).await?;
         let response = HealthClient::new(channel)
             .check(HealthCheckRequest {
                 service: args.service.clone(),

@@ -44,7 +44,7 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
     sudoku-grpc client --server http://a:50051 --server http://b:50051 batch puzzles.txt\n  \
     sudoku-grpc client --server http://sudoku-headless.default.svc:50051 batch - < puzzles.txt")]
 pub struct Args {
-    /// The server's URL. Repeat (or separate with commas) to spread a batch over several servers; a
+    /// The server: a URL, or `HOST:PORT` for plain HTTP/2. Repeat (or separate with commas) to spread a batch over several servers; a
     /// host name with several addresses (such as a Kubernetes headless Service) counts as one server
     /// per address.
     #[arg(
@@ -125,7 +125,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
 pub async fn resolve(servers: &[String]) -> anyhow::Result<Vec<String>> {
     let mut endpoints = Vec::new();
     for server in servers {
-        let server = server.trim();
+        let server = server_url(server);
+        let server = server.as_str();
         if server.is_empty() {
             continue;
         }
@@ -157,6 +158,17 @@ pub async fn resolve(servers: &[String]) -> anyhow::Result<Vec<String>> {
         bail!("no server given");
     }
     Ok(endpoints)
+}
+
+/// A server as the user wrote it, as a URL: `HOST:PORT` means plain HTTP/2 (`http://HOST:PORT`), the
+/// form `serve --addr` prints and grpcurl takes.
+pub fn server_url(server: &str) -> String {
+    let server = server.trim();
+    if server.is_empty() || server.contains("://") {
+        server.to_owned()
+    } else {
+        format!("http://{server}")
+    }
 }
 
 /// Connects to one endpoint, failing within [`CONNECT_TIMEOUT`] when nobody answers. HTTP/2

@@ -38,7 +38,7 @@ const CLASSIC: &str =
     sudoku-grpc load --server http://127.0.0.1:50051 batch --streams 4 puzzles.txt\n  \
     sudoku-grpc load unary --concurrency 32 --duration 10s tests/data/17_clue_sample.txt")]
 pub struct Args {
-    /// The server's URL.
+    /// The server: a URL, or `HOST:PORT` for plain HTTP/2.
     #[arg(
         long,
         env = "SUDOKU_SERVER",
@@ -152,9 +152,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let url = spawned
-        .as_ref()
-        .map_or(args.server.clone(), |s| s.url.clone());
+    let url = spawned.as_ref().map_or_else(
+        || crate::client::server_url(&args.server),
+        |s| s.url.clone(),
+    );
     let place = if spawned.is_some() {
         format!("{url} (in-process server)")
     } else {

@@ -99,6 +99,19 @@ async fn client_solve_prints_the_solution() {
     assert_solves(&".".repeat(81), solution);
 }
 
+/// `HOST:PORT`, the form `serve --addr` takes and grpcurl uses, works wherever a server URL does.
+#[tokio::test]
+async fn host_and_port_without_a_scheme_name_a_server() {
+    let server = TestServer::start().await;
+    let addr = server.addr.to_string();
+    let out = run(args(&["health", "--addr", &addr]), None).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "SERVING");
+    let out = run(args(&["client", "--server", &addr, "solve", CLASSIC]), None).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), CLASSIC_SOLUTION);
+}
+
 #[tokio::test]
 async fn client_solve_reports_an_invalid_puzzle() {
     let server = TestServer::start().await;
