@@ -198,7 +198,7 @@ fn answer_line(line: &str, mode: Mode, max_guesses: u64) -> (String, &'static st
         cancel: None,
     };
     let outcome = solver::solve(&puzzle, &options);
-    let solution = outcome.solution.map(|g| g.to_string()).unwrap_or_default();
+    let solution = outcome.solution.map(|g| g.to_line()).unwrap_or_default();
     client::answer_line(outcome.verdict.into(), &solution, "")
 }
 

@@ -194,22 +194,32 @@ impl Grid {
         let shape = Shape::NINE;
         let mut cells = Vec::with_capacity(shape.cells());
         let mut found = 0;
-        for (position, ch) in text.chars().enumerate() {
-            if is_layout(ch) {
-                continue;
-            }
-            let value = match ch {
-                '.' | '0' => 0,
-                '1'..='9' => ch as u8 - b'0',
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        // Byte by byte: every character that matters is ASCII; any other is looked at as a character.
+        while let Some(&byte) = bytes.get(at) {
+            let value = match byte {
+                b'.' | b'0' => 0,
+                b'1'..=b'9' => byte - b'0',
                 _ => {
-                    let cell = (found < shape.cells()).then(|| shape.cell(found));
-                    return Err(ParseError::InvalidCharacter { ch, position, cell });
+                    let ch = text[at..]
+                        .chars()
+                        .next()
+                        .unwrap_or(char::REPLACEMENT_CHARACTER);
+                    if !is_layout(ch) {
+                        let cell = (found < shape.cells()).then(|| shape.cell(found));
+                        let position = text[..at].chars().count();
+                        return Err(ParseError::InvalidCharacter { ch, position, cell });
+                    }
+                    at += ch.len_utf8();
+                    continue;
                 }
             };
             if found < shape.cells() {
                 cells.push(value);
             }
             found += 1;
+            at += 1;
         }
         if found != shape.cells() {
             return Err(ParseError::WrongCellCount {
@@ -287,6 +297,12 @@ impl Grid {
         Ok(())
     }
 
+    /// The grid as one line, as [`Display`](fmt::Display) writes it, built without the formatting
+    /// machinery: every answer the service sends is one.
+    pub fn to_line(&self) -> String {
+        self.cells.iter().map(|&v| symbol(v)).collect()
+    }
+
     /// True when this grid is full, breaks no rule, and keeps every given of `puzzle`.
     pub fn solves(&self, puzzle: &Grid) -> bool {
         self.shape == puzzle.shape
@@ -312,9 +328,7 @@ fn symbol(value: u8) -> char {
 /// One line, no layout: `.` for blanks, so a full grid is just its digits.
 impl fmt::Display for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.cells
-            .iter()
-            .try_for_each(|&v| write!(f, "{}", symbol(v)))
+        f.write_str(&self.to_line())
     }
 }
 
@@ -377,6 +391,23 @@ mod tests {
         }
         assert_eq!(one_line.to_string(), PUZZLE);
         assert_eq!(one_line.givens(), 30);
+    }
+
+    #[test]
+    fn positions_count_characters_and_unicode_spaces_are_layout() {
+        // An ideographic space (three bytes) is whitespace, so skipped; a full-width digit is not a
+        // digit, and its position counts characters, not bytes.
+        let spaced = format!("\u{3000}{}\u{2003}", PUZZLE);
+        assert_eq!(Grid::parse(&spaced).unwrap().to_line(), PUZZLE);
+        let text = format!("\u{3000}\u{3000}{}\u{ff15}{}", &PUZZLE[..3], &PUZZLE[4..]);
+        assert_eq!(
+            Grid::parse(&text).unwrap_err(),
+            ParseError::InvalidCharacter {
+                ch: '\u{ff15}',
+                position: 5,
+                cell: Some(Cell { row: 0, col: 3 })
+            }
+        );
     }
 
     #[test]

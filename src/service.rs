@@ -335,7 +335,7 @@ impl From<Solved> for SolveResponse {
             verdict: proto::Verdict::from(outcome.verdict).into(),
             solution: outcome
                 .solution
-                .map(|grid| grid.to_string())
+                .map(|grid| grid.to_line())
                 .unwrap_or_default(),
             stats: Some(SolveStats {
                 guesses: outcome.stats.guesses,
