@@ -244,18 +244,20 @@ impl State {
         let base = digit * 3;
         // Gather the changed words in a local and record them once: updating the fields word by word
         // chains a dozen read-modify-writes through memory.
+        // The loops run over the digit's own word too, without a data-dependent branch to skip it; it is
+        // then rewritten from its old value, and its change bit recomputed.
+        let own = base + band;
+        let own_old = self.cand[own];
+        let own_new = (own_old & !(box_cells | rows_of(cells))) | cells;
         let mut changed = 0;
         for b in 0..3 {
-            if b != band {
-                changed |= self.clear(base + b, col_cells);
-            }
+            changed |= self.clear(base + b, col_cells);
         }
         for d in 0..9 {
-            if d != digit {
-                changed |= self.clear(d * 3 + band, cells);
-            }
+            changed |= self.clear(d * 3 + band, cells);
         }
-        changed |= self.clear(base + band, (box_cells | rows_of(cells)) & !cells);
+        self.cand[own] = own_new;
+        changed = (changed & !(1 << own)) | u32::from(own_new != own_old) << own;
         self.unsolved[band] &= !cells;
         self.unbanded |= changed;
         self.unstacked |= changed;
