@@ -278,10 +278,8 @@ impl State {
             if word == 0 {
                 return false;
             }
-            if word != old {
-                self.cand[i] = word;
-                self.unstacked |= 1 << i;
-            }
+            self.cand[i] = word;
+            self.unstacked |= u32::from(word != old) << i;
             let band = i % 3;
             let singles = single_rows(word) & self.unsolved[band];
             if singles != 0 {
@@ -372,11 +370,10 @@ impl State {
             let (mut any, mut many) = (0u32, 0u32);
             for b in 0..3 {
                 let word = words[b] & (allowed[b] * COLUMN_SPREAD);
-                if word != words[b] {
-                    self.cand[base + b] = word;
-                    self.unbanded |= 1 << (base + b);
-                    changed = true;
-                }
+                self.cand[base + b] = word;
+                let narrowed = word != words[b];
+                self.unbanded |= u32::from(narrowed) << (base + b);
+                changed |= narrowed;
                 let (r0, r1, r2) = (word & ROW, (word >> 9) & ROW, word >> 18);
                 let in_band = r0 | r1 | r2;
                 // Columns with exactly one candidate row in this band.
