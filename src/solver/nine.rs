@@ -5,7 +5,8 @@
 //! The grid is cut into three bands of three rows. For each digit and band, one `u32` holds the 27
 //! cells of the band where the digit may still go, bit `row_in_band * 9 + column`. A cell's bit in its
 //! band is therefore just its row-major index minus `27 * band`. Twenty-seven such words (9 digits x 3
-//! bands) plus a mask of unsolved cells per band make the whole search state: 228 bytes, copied on each
+//! bands), a mask of unsolved cells per band and two 27-bit masks of words changed since band
+//! consistency and the stack pass last saw them make the whole search state: 128 bytes, copied on each
 //! guess instead of being undone, so the search never needs an undo log.
 //!
 //! A placed digit keeps its bit (and every other digit loses it), so at every moment each digit must
@@ -23,7 +24,9 @@
 //!    the other two bands, its row, column and box in this band, and the cell in the other digits.
 //! 2. **Naked singles**: bit-sliced counting over the nine digit words of a band finds, for all 27 cells
 //!    at once, the cells with no candidate (contradiction) and those with exactly one (placed).
-//! 3. **Column hidden singles**: per digit, a column whose candidates lie in one band and one row of it.
+//! 3. **Stacks and column hidden singles** (per digit, only when one of its words changed since the
+//!    last pass): locked candidates in the column direction, then a column whose candidates lie in one
+//!    band and one row of it.
 //!
 //! # Search
 //!
@@ -186,77 +189,111 @@ fn single_rows(word: u32) -> u32 {
     singles
 }
 
-/// The search state: candidates per digit and band, what was last checked, and the unsolved cells.
+/// All 27 `cand` words, as a mask of word indexes.
+const ALL_WORDS: u32 = (1 << 27) - 1;
+
+/// The search state: candidates per digit and band, the unsolved cells, and which words changed since
+/// band consistency and the stack pass last looked at them.
 #[derive(Clone, Copy)]
 struct State {
     /// `cand[digit * 3 + band]`: cells of the band where the digit (0-based) may go.
     cand: [u32; 27],
-    /// The value of each `cand` word when band consistency last passed on it; equal means nothing to do.
-    checked: [u32; 27],
     /// Cells of each band not yet placed.
     unsolved: [u32; 3],
+    /// Bit `i` set: `cand[i]` changed since band consistency last passed on it.
+    unbanded: u32,
+    /// Bit `i` set: `cand[i]` changed since the stack pass last passed on its digit.
+    unstacked: u32,
 }
 
 impl State {
     /// The state before any given: every digit possible everywhere, nothing checked.
     const OPEN: State = State {
         cand: [BAND; 27],
-        checked: [0; 27],
         unsolved: [BAND; 3],
+        unbanded: ALL_WORDS,
+        unstacked: ALL_WORDS,
     };
+
+    /// Sets `cand[i]` to `word`, recording the change for band consistency and the stack pass.
+    #[inline(always)]
+    fn set(&mut self, i: usize, word: u32) {
+        let changed = u32::from(self.cand[i] != word) << i;
+        self.cand[i] = word;
+        self.unbanded |= changed;
+        self.unstacked |= changed;
+    }
+
+    /// Clears `mask` from `cand[i]`, returning the bit `i` if that removed anything.
+    #[inline(always)]
+    fn clear(&mut self, i: usize, mask: u32) -> u32 {
+        let word = self.cand[i];
+        self.cand[i] = word & !mask;
+        u32::from(word & mask != 0) << i
+    }
 
     /// Places `digit` on the cells `cells` of `band`: clears their columns in the other bands, their
     /// rows, columns and boxes in this band, and the cells in the other digits. The cells must hold
-    /// `digit` as a candidate and lie in different rows, columns and boxes.
+    /// `digit` as a candidate and lie in different rows, columns and boxes. Records the words it
+    /// changed in `unbanded` and `unstacked`, and returns them.
     #[inline(always)]
-    fn place(&mut self, digit: usize, band: usize, cells: u32) {
+    fn place(&mut self, digit: usize, band: usize, cells: u32) -> u32 {
         let cols = columns(cells);
         let col_cells = cols * COLUMN_SPREAD;
         let box_cells = BOX_CELLS[usize::from(BOXES_OF_ROW[cols as usize])];
         let base = digit * 3;
+        // Gather the changed words in a local and record them once: updating the fields word by word
+        // chains a dozen read-modify-writes through memory.
+        // The loops run over the digit's own word too, without a data-dependent branch to skip it; it is
+        // then rewritten from its old value, and its change bit recomputed.
+        let own = base + band;
+        let own_old = self.cand[own];
+        let own_new = (own_old & !(box_cells | rows_of(cells))) | cells;
+        let mut changed = 0;
         for b in 0..3 {
-            self.cand[base + b] &= !col_cells;
+            changed |= self.clear(base + b, col_cells);
         }
         for d in 0..9 {
-            self.cand[d * 3 + band] &= !cells;
+            changed |= self.clear(d * 3 + band, cells);
         }
-        self.cand[base + band] = (self.cand[base + band] & !(box_cells | rows_of(cells))) | cells;
+        self.cand[own] = own_new;
+        changed = (changed & !(1 << own)) | u32::from(own_new != own_old) << own;
         self.unsolved[band] &= !cells;
+        self.unbanded |= changed;
+        self.unstacked |= changed;
+        changed
     }
 
-    /// Runs band consistency on every changed word until none changes; false on a contradiction.
+    /// Runs band consistency on every changed word (lowest index first) until none changes; false on a
+    /// contradiction.
     #[inline(always)]
     fn settle_bands(&mut self) -> bool {
-        loop {
-            let mut changed = false;
-            for i in 0..27 {
-                let word = self.cand[i];
-                if word == self.checked[i] {
-                    continue;
-                }
-                changed = true;
-                let word = word & PERMUTATION_CELLS[segments(word)];
-                if word == 0 {
+        // The work list lives in a local: the next word to look at should not wait on a store.
+        let mut dirty = self.unbanded;
+        while dirty != 0 {
+            let i = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            let old = self.cand[i];
+            let word = old & PERMUTATION_CELLS[segments(old)];
+            if word == 0 {
+                return false;
+            }
+            self.cand[i] = word;
+            self.unstacked |= u32::from(word != old) << i;
+            let band = i % 3;
+            let singles = single_rows(word) & self.unsolved[band];
+            if singles != 0 {
+                // Singles lie in different rows and (by the permutation) boxes; two in one column
+                // contradict each other.
+                let (r0, r1, r2) = (singles & ROW, (singles >> 9) & ROW, singles >> 18);
+                if (r0 & r1) | (r0 & r2) | (r1 & r2) != 0 {
                     return false;
                 }
-                self.cand[i] = word;
-                self.checked[i] = word;
-                let band = i % 3;
-                let singles = single_rows(word) & self.unsolved[band];
-                if singles != 0 {
-                    // Singles lie in different rows and (by the permutation) boxes; two in one column
-                    // contradict each other.
-                    let (r0, r1, r2) = (singles & ROW, (singles >> 9) & ROW, singles >> 18);
-                    if (r0 & r1) | (r0 & r2) | (r1 & r2) != 0 {
-                        return false;
-                    }
-                    self.place(i / 3, band, singles);
-                }
-            }
-            if !changed {
-                return true;
+                dirty |= self.place(i / 3, band, singles);
             }
         }
+        self.unbanded = 0;
+        true
     }
 
     /// Places naked singles of all bands; `Some(true)` if any was placed, `None` on a contradiction.
@@ -308,6 +345,11 @@ impl State {
         let mut changed = false;
         for d in 0..9 {
             let base = d * 3;
+            // A digit whose words did not change since its last pass has nothing new to give.
+            if self.unstacked & (0b111 << base) == 0 {
+                continue;
+            }
+            self.unstacked &= !(0b111 << base);
             let words = [self.cand[base], self.cand[base + 1], self.cand[base + 2]];
             let cols = [columns(words[0]), columns(words[1]), columns(words[2])];
             let mut allowed = [0u32; 3];
@@ -328,10 +370,10 @@ impl State {
             let (mut any, mut many) = (0u32, 0u32);
             for b in 0..3 {
                 let word = words[b] & (allowed[b] * COLUMN_SPREAD);
-                if word != words[b] {
-                    self.cand[base + b] = word;
-                    changed = true;
-                }
+                self.cand[base + b] = word;
+                let narrowed = word != words[b];
+                self.unbanded |= u32::from(narrowed) << (base + b);
+                changed |= narrowed;
                 let (r0, r1, r2) = (word & ROW, (word >> 9) & ROW, word >> 18);
                 let in_band = r0 | r1 | r2;
                 // Columns with exactly one candidate row in this band.
@@ -573,7 +615,8 @@ pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
                 }
                 let (band, cell, digit) = state.pick();
                 let mut other = state;
-                other.cand[digit * 3 + band] &= !cell;
+                let i = digit * 3 + band;
+                other.set(i, other.cand[i] & !cell);
                 stack.push(other);
                 state.place(digit, band, cell);
                 continue;
