@@ -32,9 +32,10 @@
 //!
 //! When propagation stalls, the search branches on a bivalue cell (there almost always is one; else a
 //! cell with the fewest candidates), choosing the one where either branch promises the most: its
-//! digits' candidates among its peers, and the bivalue peers that placing them makes naked singles. It pushes a copy of the state with the first
-//! candidate removed, then places that candidate. Backtracking pops the copy. There is no recursion and no
-//! allocation beyond one small stack reserved per solve.
+//! digits' candidates among its peers, and the bivalue peers that placing them makes naked singles. It
+//! pushes a copy of the state with the first candidate removed, then places that candidate.
+//! Backtracking pops the copy. There is no recursion, and the stack is kept per thread between solves,
+//! so steady-state solving does not allocate.
 
 use super::{Limiter, Mode, Options, Outcome};
 use crate::grid::{Grid, Shape};
@@ -586,8 +587,24 @@ impl State {
     }
 }
 
+std::thread_local! {
+    /// The guess stack of the last solve on this thread, kept so that steady-state solving does not
+    /// allocate. A nested or panicking solve finds it taken and starts a new one.
+    static STACK: std::cell::Cell<Vec<State>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// Solves a 9x9 `puzzle` (the caller has checked the shape).
 pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
+    let mut stack = STACK.take();
+    stack.clear();
+    stack.reserve(32);
+    let outcome = search(puzzle, options, &mut stack);
+    STACK.set(stack);
+    outcome
+}
+
+/// The search of [`solve`], on a cleared guess `stack`.
+fn search(puzzle: &Grid, options: &Options<'_>, stack: &mut Vec<State>) -> Outcome {
     let mut limiter = Limiter::new(options);
     let wanted = match options.mode {
         Mode::ProveUnique => 2,
@@ -598,7 +615,6 @@ pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
     };
     let mut first: Option<[u8; 81]> = None;
     let mut solutions = 0u32;
-    let mut stack: Vec<State> = Vec::with_capacity(32);
     loop {
         if state.propagate() {
             if state.is_solved() {
