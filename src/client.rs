@@ -44,9 +44,9 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
     sudoku-grpc client --server http://a:50051 --server http://b:50051 batch puzzles.txt\n  \
     sudoku-grpc client --server http://sudoku-headless.default.svc:50051 batch - < puzzles.txt")]
 pub struct Args {
-    /// The server: a URL, or `HOST:PORT` for plain HTTP/2. Repeat (or separate with commas) to spread a batch over several servers; a
-    /// host name with several addresses (such as a Kubernetes headless Service) counts as one server
-    /// per address.
+    /// The server: a URL, or `HOST:PORT` for plain HTTP/2. Repeat (or separate with commas) to spread
+    /// a batch over several servers; a host name with several addresses (such as a Kubernetes headless
+    /// Service) counts as one server per address.
     #[arg(
         long = "server",
         env = "SUDOKU_SERVER",

@@ -1,5 +1,5 @@
-//! gRPC plumbing that tonic leaves to the service: the client's deadline (`grpc-timeout`), and status
-//! codes as gRPC's specification names them.
+//! gRPC plumbing that tonic leaves to the service: the client's deadline (`grpc-timeout`), request ids,
+//! the encoding of answers, and status codes as gRPC's specification names them.
 
 use std::time::{Duration, Instant};
 
