@@ -1,15 +1,15 @@
 //! The gRPC service: requests to domain types and back, the one mapping from domain errors to
 //! `tonic::Status`, and the batch pipeline (bounded, ordered, cancellable).
 
+use std::collections::VecDeque;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use futures::FutureExt;
 use futures::stream::{FuturesOrdered, Stream, StreamExt};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tokio_util::task::AbortOnDropHandle;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 use tonic::{Code, Request, Response, Status, Streaming};
 use tonic_types::{ErrorDetails, StatusExt};
 use tracing::Instrument;
@@ -28,6 +28,13 @@ use crate::solver::{self, Mode, Outcome, Verdict};
 /// enough to spread a task's cost over many microsecond-sized puzzles, few enough that a group of hard
 /// ones does not hold the answers behind it for long.
 pub const MAX_BATCH_GROUP: usize = 32;
+
+/// How long a solver slot goes on answering queued batch groups, one after another on one blocking
+/// thread, before it goes back to the semaphore's queue, where unary calls wait too. Handing a slot
+/// from one group to the next through the async side costs several thread wake-ups and leaves the
+/// slot idle meanwhile, as much as solving a group of easy puzzles; a turn of a millisecond spreads
+/// that over many groups, and keeps a waiting call's wait short.
+pub const SLOT_TURN: Duration = Duration::from_millis(1);
 
 /// The service's limits, taken from the server configuration.
 #[derive(Clone, Debug)]
@@ -50,6 +57,21 @@ pub struct Sudoku {
     solvers: Arc<Semaphore>,
     /// Unary calls waiting for a solver slot.
     queued: Arc<Semaphore>,
+    /// SolveBatch groups waiting for a solver slot, from all streams, oldest first.
+    groups: Arc<Mutex<VecDeque<QueuedGroup>>>,
+}
+
+/// A group of consecutive SolveBatch items waiting to be answered on a solver slot.
+#[derive(Debug)]
+struct QueuedGroup {
+    /// The stream's index of the first item.
+    first_index: u64,
+    /// The items, their ids taken out: the stream keeps those, to answer even a group that fails.
+    requests: Vec<SolveBatchRequest>,
+    /// Set when the stream gives up on the group; it is then dropped unanswered.
+    cancel: Arc<AtomicBool>,
+    /// Where the answers go, in item order.
+    reply: oneshot::Sender<Vec<SolveBatchResponse>>,
 }
 
 /// How one puzzle should be solved: the request's options, made safe.
@@ -136,6 +158,7 @@ impl Sudoku {
             metrics,
             solvers: Arc::new(Semaphore::new(solvers)),
             queued: Arc::new(Semaphore::new(config.max_queued_solves)),
+            groups: Arc::default(),
         }
     }
 
@@ -192,53 +215,104 @@ impl Sudoku {
             .map_err(|e| SolveError::Internal(e.to_string()))?
     }
 
-    /// Answers a group of consecutive batch items, `first_index` onwards, one after another on one
-    /// blocking thread holding one solver slot: a puzzle takes microseconds, so handing each to a
-    /// thread of its own would cost more than solving it. Dropping the future stops the group.
+    /// Answers a group of consecutive batch items, `first_index` onwards: queues it for a solver slot,
+    /// and takes turns on slots until its answers come. A puzzle takes microseconds, so a slot answers
+    /// queued groups one after another on one blocking thread (see [`SLOT_TURN`]) instead of going
+    /// back to the async side after each. Dropping the future drops the group, or stops it.
     async fn solve_group(
         self,
         first_index: u64,
-        requests: Vec<SolveBatchRequest>,
+        mut requests: Vec<SolveBatchRequest>,
     ) -> Vec<SolveBatchResponse> {
-        let slot = match self.solvers.clone().acquire_owned().await {
-            Ok(slot) => slot,
-            Err(_) => return self.fail_group(first_index, requests, "the solver pool is closed"),
-        };
+        let ids: Vec<String> = requests
+            .iter_mut()
+            .map(|request| std::mem::take(&mut request.id))
+            .collect();
         let cancel = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = CancelOnDrop(cancel.clone());
-        let ids: Vec<String> = requests.iter().map(|r| r.id.clone()).collect();
-        let service = self.clone();
-        let task = tokio::task::spawn_blocking(move || {
-            let _slot = slot;
-            let items = (first_index..).zip(requests);
-            items
-                .map(|(index, request)| service.answer_item(index, request, &cancel))
-                .collect()
+        let (reply, answers) = oneshot::channel();
+        self.lock_groups().push_back(QueuedGroup {
+            first_index,
+            requests,
+            cancel,
+            reply,
         });
-        match task.await {
-            Ok(answers) => answers,
-            Err(e) => {
-                let requests = ids.into_iter().map(|id| SolveBatchRequest {
-                    id,
-                    ..Default::default()
-                });
-                self.fail_group(first_index, requests.collect(), &e.to_string())
+        let answers = tokio::select! {
+            biased;
+            answers = answers => answers.map_err(|_| "the solver stopped unexpectedly"),
+            why = self.take_turns() => Err(why),
+        };
+        match answers {
+            Ok(mut answers) => {
+                for (answer, id) in answers.iter_mut().zip(ids) {
+                    answer.id = id;
+                }
+                answers
             }
+            Err(why) => self.fail_group(first_index, ids, why),
         }
     }
 
+    /// The queue of batch groups. Pushing and popping cannot leave it half-changed, so a panic
+    /// elsewhere while it was locked does not stop its use.
+    fn lock_groups(&self) -> std::sync::MutexGuard<'_, VecDeque<QueuedGroup>> {
+        self.groups.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes solver slots, each for a turn of answering queued groups on a blocking thread, until
+    /// the queue is empty when a slot comes: the caller's group has then been taken, and its answers
+    /// will come. Every queued group's stream runs this while its group waits, so no group is left
+    /// in the queue with no one to take a slot for it. Returns only if the solver pool is closed.
+    async fn take_turns(&self) -> &'static str {
+        loop {
+            let Ok(slot) = self.solvers.clone().acquire_owned().await else {
+                return "the solver pool is closed";
+            };
+            if self.lock_groups().is_empty() {
+                drop(slot);
+                return std::future::pending().await;
+            }
+            let service = self.clone();
+            // A turn that panicked dropped its slot and its group's reply; the loop goes on.
+            let _ = tokio::task::spawn_blocking(move || service.answer_queued(slot)).await;
+        }
+    }
+
+    /// One turn on a solver slot, on a blocking thread: answers queued groups, oldest first, until
+    /// none is left or the turn is over. Groups whose streams gave up are dropped unanswered.
+    fn answer_queued(&self, slot: OwnedSemaphorePermit) {
+        let turn_ends = Instant::now() + SLOT_TURN;
+        loop {
+            let Some(group) = self.lock_groups().pop_front() else {
+                break;
+            };
+            let QueuedGroup {
+                first_index,
+                requests,
+                cancel,
+                reply,
+            } = group;
+            let mut answers = Vec::with_capacity(requests.len());
+            for (index, request) in (first_index..).zip(requests) {
+                if cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+                answers.push(self.answer_item(index, request, &cancel));
+            }
+            // The stream may have gone meanwhile; then nobody wants the answers.
+            let _ = reply.send(answers);
+            if Instant::now() >= turn_ends {
+                break;
+            }
+        }
+        drop(slot);
+    }
+
     /// Answers for a group the server could not solve: no verdict, and why.
-    fn fail_group(
-        &self,
-        first_index: u64,
-        requests: Vec<SolveBatchRequest>,
-        why: &str,
-    ) -> Vec<SolveBatchResponse> {
-        let items = (first_index..).zip(requests);
+    fn fail_group(&self, first_index: u64, ids: Vec<String>, why: &str) -> Vec<SolveBatchResponse> {
+        let items = (first_index..).zip(ids);
         items
-            .map(|(index, request)| {
-                self.respond(index, request.id, Err(SolveError::Internal(why.into())))
-            })
+            .map(|(index, id)| self.respond(index, id, Err(SolveError::Internal(why.into()))))
             .collect()
     }
 
@@ -442,10 +516,7 @@ fn echo_request_id<T>(
 enum Step {
     Read(Result<Option<SolveBatchRequest>, Status>),
     /// A group's answers, and their places in the in-flight count, each held until its answer is sent.
-    Answers(
-        Result<Vec<SolveBatchResponse>, tokio::task::JoinError>,
-        Vec<InFlight>,
-    ),
+    Answers(Vec<SolveBatchResponse>, Vec<InFlight>),
     Deadline,
 }
 
@@ -492,10 +563,9 @@ fn batch(
                     }
                     let counted: Vec<InFlight> = group.iter().map(|_| service.metrics.batch_item()).collect();
                     items_in_flight += group.len();
-                    let task = tokio::spawn(service.clone().solve_group(end.items, group));
+                    let answers = service.clone().solve_group(end.items, group);
                     end.items += counted.len() as u64;
-                    let task = AbortOnDropHandle::new(task);
-                    in_flight.push_back(async move { (task.await, counted) });
+                    in_flight.push_back(answers.map(|answers| (answers, counted)));
                 }
                 Step::Read(Ok(None)) => reading = false,
                 Step::Read(Err(status)) => {
@@ -503,16 +573,12 @@ fn batch(
                     reading = false;
                     failure = Some(crate::grpc::normalize_request_error(status));
                 }
-                Step::Answers(Ok(answers), counted) => {
+                Step::Answers(answers, counted) => {
                     for (answer, _counted) in answers.into_iter().zip(counted) {
                         *end.verdicts.entry(answer.verdict().as_str_name()).or_default() += 1;
                         items_in_flight -= 1;
                         yield Ok(answer);
                     }
-                }
-                Step::Answers(Err(e), _) => {
-                    failure = Some(Status::internal(format!("a solve task failed: {e}")));
-                    break;
                 }
                 Step::Deadline => {
                     failure = Some(SolveError::DeadlineExceeded.into());
