@@ -323,20 +323,23 @@ impl Grid {
     /// Whether two givens of a 9x9 grid clash, found without branching on the cells: the check every
     /// batch item takes. [`Grid::check_givens`] then finds which two.
     fn nine_has_clash(&self) -> bool {
-        // Bits 1 to 9 for the digits (a blank sets none): for each row, column and box in turn.
-        let mut seen = [0u16; 27];
+        let (rows, _) = self.cells.as_chunks::<9>();
+        // Bits 1 to 9 for the digits seen so far (a blank sets none), per column, per box of the
+        // current band and in the current row: fixed-size, so they stay in registers.
+        let mut columns = [0u16; 9];
         let mut clash = 0u16;
-        for (&digit, &[row, col, boxed]) in self.cells.iter().zip(&NINE_UNITS) {
-            // A 9x9 grid's cells are 0 to 9; the mask only keeps the shift in range.
-            let bit = (1u16 << (digit & 15)) & !1;
-            let units = [
-                usize::from(row),
-                9 + usize::from(col),
-                18 + usize::from(boxed),
-            ];
-            for unit in units {
-                clash |= seen[unit] & bit;
-                seen[unit] |= bit;
+        for band in rows.chunks(3) {
+            let mut boxes = [0u16; 3];
+            for row in band {
+                let mut seen = 0u16;
+                for (col, &digit) in row.iter().enumerate() {
+                    // A 9x9 grid's cells are 0 to 9; the mask only keeps the shift in range.
+                    let bit = (1u16 << (digit & 15)) & !1;
+                    clash |= (seen | columns[col] | boxes[col / 3]) & bit;
+                    seen |= bit;
+                    columns[col] |= bit;
+                    boxes[col / 3] |= bit;
+                }
             }
         }
         clash != 0
@@ -345,7 +348,15 @@ impl Grid {
     /// The grid as one line, as [`Display`](fmt::Display) writes it, built without the formatting
     /// machinery: every answer the service sends is one.
     pub fn to_line(&self) -> String {
-        let line: Vec<u8> = self.cells.iter().map(|&v| symbol(v)).collect();
+        self.write_line(String::new())
+    }
+
+    /// [`Grid::to_line`], written into `buffer` (cleared first), so a caller with a string to spare
+    /// saves an allocation.
+    pub fn write_line(&self, buffer: String) -> String {
+        let mut line = buffer.into_bytes();
+        line.clear();
+        line.extend(self.cells.iter().map(|&v| symbol(v)));
         // Every symbol is ASCII.
         String::from_utf8(line).unwrap_or_default()
     }
@@ -362,18 +373,6 @@ impl Grid {
                 .all(|(&given, &value)| given == 0 || given == value)
     }
 }
-
-/// The row, column and box of each cell of a 9x9 grid, in row-major order.
-const NINE_UNITS: [[u8; 3]; 81] = {
-    let mut units = [[0; 3]; 81];
-    let mut index = 0;
-    while index < 81 {
-        let (row, col) = (index / 9, index % 9);
-        units[index] = [row as u8, col as u8, (row / 3 * 3 + col / 3) as u8];
-        index += 1;
-    }
-    units
-};
 
 /// The symbol for a cell value, an ASCII byte: `.` for a blank, `1`-`9`, then `A` onwards for larger
 /// grids (cells hold at most 25).

@@ -120,6 +120,13 @@ impl Metrics {
         self.puzzles.get_or_create(&VerdictLabels { verdict }).inc();
     }
 
+    /// Records `count` answered puzzles of one verdict.
+    pub fn puzzles(&self, verdict: &'static str, count: u64) {
+        self.puzzles
+            .get_or_create(&VerdictLabels { verdict })
+            .inc_by(count);
+    }
+
     /// Records the solver time of one puzzle.
     pub fn solve_time(&self, elapsed: Duration) {
         self.solve_time.observe(elapsed.as_secs_f64());

@@ -36,6 +36,9 @@ pub const MAX_BATCH_GROUP: usize = 32;
 /// that over many groups, and keeps a waiting call's wait short.
 pub const SLOT_TURN: Duration = Duration::from_millis(1);
 
+/// How many values `sudoku.v1.Verdict` has.
+const VERDICTS: usize = 7;
+
 /// The service's limits, taken from the server configuration.
 #[derive(Clone, Debug)]
 struct Limits {
@@ -299,6 +302,7 @@ impl Sudoku {
                 }
                 answers.push(self.answer_item(index, request, &cancel));
             }
+            self.count_verdicts(&answers);
             // The stream may have gone meanwhile; then nobody wants the answers.
             let _ = reply.send(answers);
             if Instant::now() >= turn_ends {
@@ -308,11 +312,42 @@ impl Sudoku {
         drop(slot);
     }
 
+    /// Counts a group's answers by verdict, one update per verdict rather than per answer.
+    fn count_verdicts(&self, answers: &[SolveBatchResponse]) {
+        let mut counts = [0u64; VERDICTS];
+        for answer in answers {
+            if let Some(count) = usize::try_from(answer.verdict)
+                .ok()
+                .and_then(|v| counts.get_mut(v))
+            {
+                *count += 1;
+            } else {
+                self.metrics.puzzle(answer.verdict().as_str_name());
+            }
+        }
+        for (verdict, &count) in counts.iter().enumerate() {
+            if count > 0 {
+                let verdict = i32::try_from(verdict).unwrap_or_default();
+                let name = proto::Verdict::try_from(verdict).unwrap_or_default();
+                self.metrics.puzzles(name.as_str_name(), count);
+            }
+        }
+    }
+
     /// Answers for a group the server could not solve: no verdict, and why.
     fn fail_group(&self, first_index: u64, ids: Vec<String>, why: &str) -> Vec<SolveBatchResponse> {
         let items = (first_index..).zip(ids);
         items
-            .map(|(index, id)| self.respond(index, id, Err(SolveError::Internal(why.into()))))
+            .map(|(index, id)| {
+                let answer = respond(
+                    index,
+                    id,
+                    Err(SolveError::Internal(why.into())),
+                    String::new(),
+                );
+                self.metrics.puzzle(answer.verdict().as_str_name());
+                answer
+            })
             .collect()
     }
 
@@ -324,44 +359,52 @@ impl Sudoku {
         request: SolveBatchRequest,
         cancel: &AtomicBool,
     ) -> SolveBatchResponse {
-        let job = self.job(request.skip_uniqueness_check, request.max_guesses);
-        let result = Grid::parse_puzzle(&request.puzzle)
+        let SolveBatchRequest {
+            id,
+            puzzle: text,
+            skip_uniqueness_check,
+            max_guesses,
+        } = request;
+        let job = self.job(skip_uniqueness_check, max_guesses);
+        let result = Grid::parse_puzzle(&text)
             .map_err(SolveError::Puzzle)
             .and_then(|puzzle| solve_guarded(&puzzle, job, cancel, &self.metrics));
-        self.respond(index, request.id, result)
+        // The puzzle's text is as long as its solution: its buffer takes the solution.
+        respond(index, id, result, text)
     }
+}
 
-    fn respond(
-        &self,
-        index: u64,
-        id: String,
-        result: Result<Solved, SolveError>,
-    ) -> SolveBatchResponse {
-        let mut response = SolveBatchResponse {
-            id,
-            index,
-            ..Default::default()
-        };
-        match result {
-            Ok(solved) => {
-                let answer = SolveResponse::from(solved);
-                response.verdict = answer.verdict;
-                response.solution = answer.solution;
-                response.stats = answer.stats;
-            }
-            Err(e) => {
-                // Only the puzzle's own faults make it INVALID; a failure of ours is no verdict.
-                let verdict = match e {
-                    SolveError::Puzzle(_) => proto::Verdict::Invalid,
-                    _ => proto::Verdict::Unspecified,
-                };
-                response.verdict = verdict.into();
-                response.error = e.to_string();
-            }
+/// The answer to one batch item. The solution goes into `spare`'s buffer, the puzzle's text or an
+/// empty string. Counting it by verdict is the caller's job.
+fn respond(
+    index: u64,
+    id: String,
+    result: Result<Solved, SolveError>,
+    spare: String,
+) -> SolveBatchResponse {
+    let mut response = SolveBatchResponse {
+        id,
+        index,
+        ..Default::default()
+    };
+    match result {
+        Ok(solved) => {
+            let answer = solved.into_response(spare);
+            response.verdict = answer.verdict;
+            response.solution = answer.solution;
+            response.stats = answer.stats;
         }
-        self.metrics.puzzle(response.verdict().as_str_name());
-        response
+        Err(e) => {
+            // Only the puzzle's own faults make it INVALID; a failure of ours is no verdict.
+            let verdict = match e {
+                SolveError::Puzzle(_) => proto::Verdict::Invalid,
+                _ => proto::Verdict::Unspecified,
+            };
+            response.verdict = verdict.into();
+            response.error = e.to_string();
+        }
     }
+    response
 }
 
 /// Runs the solver, timed and counted, on the calling (blocking) thread. A panic in the solver, which
@@ -404,12 +447,19 @@ impl From<Verdict> for proto::Verdict {
 
 impl From<Solved> for SolveResponse {
     fn from(solved: Solved) -> SolveResponse {
-        let Solved { outcome, elapsed } = solved;
+        solved.into_response(String::new())
+    }
+}
+
+impl Solved {
+    /// The answer, its solution (if any) written into `spare`'s buffer.
+    fn into_response(self, spare: String) -> SolveResponse {
+        let Solved { outcome, elapsed } = self;
         SolveResponse {
             verdict: proto::Verdict::from(outcome.verdict).into(),
             solution: outcome
                 .solution
-                .map(|grid| grid.to_line())
+                .map(|grid| grid.write_line(spare))
                 .unwrap_or_default(),
             stats: Some(SolveStats {
                 guesses: outcome.stats.guesses,
