@@ -326,13 +326,13 @@ fn stream_share(count: u64, stream: usize, streams: usize) -> impl Iterator<Item
 
 /// Streams `puzzles` through SolveBatch over `streams` streams, chunk `k` on stream `k % streams`,
 /// and checks that each stream answers each of its puzzles once, in order.
-/// Returns the answers (in no particular order) and the wall time.
+/// Returns each stream's answers and the wall time.
 async fn stream_all(
     url: &str,
     puzzles: &Arc<Vec<String>>,
     streams: usize,
     skip_uniqueness_check: bool,
-) -> anyhow::Result<(Vec<Answer>, Duration)> {
+) -> anyhow::Result<(Vec<Vec<Answer>>, Duration)> {
     let streams = streams.max(1);
     let channels = futures::future::try_join_all((0..streams).map(|_| connect(url))).await?;
     let started = Instant::now();
@@ -381,19 +381,17 @@ async fn stream_all(
             anyhow::Ok(got)
         })
     });
-    let mut answers = Vec::with_capacity(puzzles.len());
-    for result in futures::future::try_join_all(calls)
+    let results = futures::future::try_join_all(calls)
         .await
-        .context("a stream task failed")?
-    {
-        answers.extend(result?);
-    }
-    Ok((answers, started.elapsed()))
+        .context("a stream task failed")?;
+    let wall = started.elapsed();
+    let answers = results.into_iter().collect::<anyhow::Result<_>>()?;
+    Ok((answers, wall))
 }
 
 /// Checks the answers against the puzzles: one per puzzle, each solution a valid grid keeping the
 /// givens. Returns the tally by verdict and the problems found (at most a few described).
-fn check_answers(puzzles: &[String], answers: &[Answer]) -> (Tally, u64, Vec<String>) {
+fn check_answers(puzzles: &[String], answers: &[Vec<Answer>]) -> (Tally, u64, Vec<String>) {
     let mut tally = Tally::default();
     let mut wrong = 0u64;
     let mut problems = Vec::new();
@@ -404,7 +402,7 @@ fn check_answers(puzzles: &[String], answers: &[Answer]) -> (Tally, u64, Vec<Str
             problems.push(problem);
         }
     };
-    for answer in answers {
+    for answer in answers.iter().flatten() {
         let solution = answer.solution.as_str();
         let (_, kind) = answer_line(answer.verdict, solution, &answer.error);
         tally.add(kind);
