@@ -17,7 +17,7 @@ use tracing::Instrument;
 use crate::config::ServerConfig;
 use crate::grid::{Grid, PuzzleError};
 use crate::grpc::REQUEST_ID;
-use crate::metrics::{InFlight, Metrics};
+use crate::metrics::{InFlightItems, Metrics};
 use crate::proto::sudoku_service_server::SudokuService;
 use crate::proto::{
     self, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStats,
@@ -212,6 +212,7 @@ impl Sudoku {
         let metrics = self.metrics.clone();
         let task = tokio::task::spawn_blocking(move || {
             let _slot = slot;
+            let _solving = metrics.in_flight();
             solve_guarded(&puzzle, job, &cancel, &metrics)
         });
         task.await
@@ -296,12 +297,15 @@ impl Sudoku {
                 reply,
             } = group;
             let mut answers = Vec::with_capacity(requests.len());
+            // The slot solves one puzzle at a time.
+            let solving = self.metrics.in_flight();
             for (index, request) in (first_index..).zip(requests) {
                 if cancel.load(Ordering::Relaxed) {
                     break;
                 }
                 answers.push(self.answer_item(index, request, &cancel));
             }
+            drop(solving);
             self.count_verdicts(&answers);
             // The stream may have gone meanwhile; then nobody wants the answers.
             let _ = reply.send(answers);
@@ -407,7 +411,8 @@ fn respond(
     response
 }
 
-/// Runs the solver, timed and counted, on the calling (blocking) thread. A panic in the solver, which
+/// Runs the solver, timed, on the calling (blocking) thread, which counts itself in the puzzles in
+/// flight meanwhile. A panic in the solver, which
 /// would be our bug, becomes an error for this one puzzle instead of taking others down with it.
 fn solve_guarded(
     puzzle: &Grid,
@@ -415,7 +420,6 @@ fn solve_guarded(
     cancel: &AtomicBool,
     metrics: &Metrics,
 ) -> Result<Solved, SolveError> {
-    let _counted = metrics.in_flight();
     let options = solver::Options {
         mode: job.mode,
         max_guesses: Some(job.max_guesses),
@@ -565,8 +569,8 @@ fn echo_request_id<T>(
 /// What the batch loop does next.
 enum Step {
     Read(Result<Option<SolveBatchRequest>, Status>),
-    /// A group's answers, and their places in the in-flight count, each held until its answer is sent.
-    Answers(Vec<SolveBatchResponse>, Vec<InFlight>),
+    /// A group's answers, and their places in the in-flight count, each let go once its answer is sent.
+    Answers(Vec<SolveBatchResponse>, InFlightItems),
     Deadline,
 }
 
@@ -611,10 +615,11 @@ fn batch(
                             None => break,
                         }
                     }
-                    let counted: Vec<InFlight> = group.iter().map(|_| service.metrics.batch_item()).collect();
+                    let counted = service.metrics.batch_items(group.len());
                     items_in_flight += group.len();
-                    let answers = service.clone().solve_group(end.items, group);
-                    end.items += counted.len() as u64;
+                    let first_index = end.items;
+                    end.items += group.len() as u64;
+                    let answers = service.clone().solve_group(first_index, group);
                     in_flight.push_back(answers.map(|answers| (answers, counted)));
                 }
                 Step::Read(Ok(None)) => reading = false,
@@ -623,11 +628,12 @@ fn batch(
                     reading = false;
                     failure = Some(crate::grpc::normalize_request_error(status));
                 }
-                Step::Answers(answers, counted) => {
-                    for (answer, _counted) in answers.into_iter().zip(counted) {
-                        *end.verdicts.entry(answer.verdict().as_str_name()).or_default() += 1;
+                Step::Answers(answers, mut counted) => {
+                    for answer in answers {
+                        end.count(answer.verdict);
                         items_in_flight -= 1;
                         yield Ok(answer);
+                        counted.answered();
                     }
                 }
                 Step::Deadline => {
@@ -650,7 +656,8 @@ struct BatchEnd {
     span: tracing::Span,
     started: Instant,
     items: u64,
-    verdicts: std::collections::BTreeMap<&'static str, u64>,
+    /// Answers by verdict number.
+    verdicts: [u64; VERDICTS],
     code: Code,
 }
 
@@ -661,8 +668,20 @@ impl BatchEnd {
             span,
             started: Instant::now(),
             items: 0,
-            verdicts: Default::default(),
+            verdicts: [0; VERDICTS],
             code: Code::Cancelled,
+        }
+    }
+}
+
+impl BatchEnd {
+    /// Counts one answer of `verdict` (a `sudoku.v1.Verdict` number).
+    fn count(&mut self, verdict: i32) {
+        let count = usize::try_from(verdict)
+            .ok()
+            .and_then(|v| self.verdicts.get_mut(v));
+        if let Some(count) = count {
+            *count += 1;
         }
     }
 }
@@ -672,7 +691,15 @@ impl Drop for BatchEnd {
         let elapsed = self.started.elapsed();
         self.metrics.rpc("SolveBatch", self.code, elapsed);
         self.span.record("items", self.items);
-        self.span.record("verdicts", format!("{:?}", self.verdicts));
+        let verdicts: std::collections::BTreeMap<&str, u64> = (0..)
+            .zip(self.verdicts)
+            .filter(|&(_, count)| count > 0)
+            .map(|(verdict, count)| {
+                let verdict = proto::Verdict::try_from(verdict).unwrap_or_default();
+                (verdict.as_str_name(), count)
+            })
+            .collect();
+        self.span.record("verdicts", format!("{verdicts:?}"));
         tracing::info!(
             parent: &self.span,
             elapsed_ms = elapsed.as_millis() as u64,
