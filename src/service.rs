@@ -266,7 +266,7 @@ impl Sudoku {
     /// Takes solver slots, each for a turn of answering queued groups on a blocking thread, until
     /// the queue is empty when a slot comes: the caller's group has then been taken, and its answers
     /// will come. Every queued group's stream runs this while its group waits, so no group is left
-    /// in the queue with no one to take a slot for it. Returns only if the solver pool is closed.
+    /// in the queue with no one to take a slot for it. Returns only if no turn can run any more.
     async fn take_turns(&self) -> &'static str {
         loop {
             let Ok(slot) = self.solvers.clone().acquire_owned().await else {
@@ -277,8 +277,14 @@ impl Sudoku {
                 return std::future::pending().await;
             }
             let service = self.clone();
-            // A turn that panicked dropped its slot and its group's reply; the loop goes on.
-            let _ = tokio::task::spawn_blocking(move || service.answer_queued(slot)).await;
+            let turn = tokio::task::spawn_blocking(move || service.answer_queued(slot));
+            // A turn that panicked dropped its slot and its group's reply, and the loop goes on; one
+            // that was cancelled never ran, as the runtime is shutting down.
+            if let Err(e) = turn.await
+                && e.is_cancelled()
+            {
+                return "the server is shutting down";
+            }
         }
     }
 
