@@ -29,12 +29,13 @@ use crate::solver::{self, Mode, Outcome, Verdict};
 /// ones does not hold the answers behind it for long.
 pub const MAX_BATCH_GROUP: usize = 32;
 
-/// How long a solver slot goes on answering queued batch groups, one after another on one blocking
-/// thread, before it goes back to the semaphore's queue, where unary calls wait too. Handing a slot
-/// from one group to the next through the async side costs several thread wake-ups and leaves the
-/// slot idle meanwhile, as much as solving a group of easy puzzles; a turn of a millisecond spreads
-/// that over many groups, and keeps a waiting call's wait short.
-pub const SLOT_TURN: Duration = Duration::from_millis(1);
+/// The longest a solver slot goes on answering queued batch groups, one after another on one blocking
+/// thread, before it goes back to the semaphore's queue. Handing a slot from one group to the next
+/// through the async side costs several thread wake-ups and leaves the slot idle meanwhile, as long
+/// as solving a group of easy puzzles, and longer when the solver threads keep both cores busy and
+/// the async side waits for one; long turns spread that over many groups. A turn also ends after
+/// the group at hand as soon as a unary call waits for a slot, so that call's wait stays short.
+pub const SLOT_TURN: Duration = Duration::from_millis(20);
 
 /// How many values `sudoku.v1.Verdict` has.
 const VERDICTS: usize = 7;
@@ -289,7 +290,8 @@ impl Sudoku {
     }
 
     /// One turn on a solver slot, on a blocking thread: answers queued groups, oldest first, until
-    /// none is left or the turn is over. Groups whose streams gave up are dropped unanswered.
+    /// none is left, the turn is over or a unary call waits. Groups whose streams gave up are dropped
+    /// unanswered.
     fn answer_queued(&self, slot: OwnedSemaphorePermit) {
         let turn_ends = Instant::now() + SLOT_TURN;
         loop {
@@ -315,11 +317,16 @@ impl Sudoku {
             self.count_verdicts(&answers);
             // The stream may have gone meanwhile; then nobody wants the answers.
             let _ = reply.send(answers);
-            if Instant::now() >= turn_ends {
+            if Instant::now() >= turn_ends || self.unary_waiting() {
                 break;
             }
         }
         drop(slot);
+    }
+
+    /// Whether a unary call waits for a solver slot: it holds a place in the queue meanwhile.
+    fn unary_waiting(&self) -> bool {
+        self.queued.available_permits() < self.limits.max_queued
     }
 
     /// Counts a group's answers by verdict, one update per verdict rather than per answer.
