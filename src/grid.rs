@@ -191,6 +191,9 @@ impl Grid {
     /// characters `| - + , " [ ]` are skipped, so a one-line string, nine lines, a pretty-printed grid
     /// with box borders and a JSON-style array of arrays all read the same.
     pub fn parse(text: &str) -> Result<Grid, ParseError> {
+        if let Some(grid) = Grid::parse_line(text.as_bytes()) {
+            return Ok(grid);
+        }
         let shape = Shape::NINE;
         let mut cells = Vec::with_capacity(shape.cells());
         let mut found = 0;
@@ -230,6 +233,23 @@ impl Grid {
         Ok(Grid { shape, cells })
     }
 
+    /// The common case of [`Grid::parse`], which every batch item takes: exactly 81 cells and nothing
+    /// else. `None` for any other text, which the lenient reader then reads (or explains).
+    fn parse_line(bytes: &[u8]) -> Option<Grid> {
+        let shape = Shape::NINE;
+        if bytes.len() != shape.cells() {
+            return None;
+        }
+        let mut cells = vec![0; shape.cells()];
+        let mut valid = true;
+        for (cell, &byte) in cells.iter_mut().zip(bytes) {
+            let digit = byte.wrapping_sub(b'0');
+            valid &= digit <= 9 || byte == b'.';
+            *cell = if byte == b'.' { 0 } else { digit };
+        }
+        valid.then_some(Grid { shape, cells })
+    }
+
     /// Reads a puzzle: [`Grid::parse`], then the check that no two givens clash.
     pub fn parse_puzzle(text: &str) -> Result<Grid, PuzzleError> {
         let grid = Grid::parse(text)?;
@@ -265,6 +285,9 @@ impl Grid {
     /// The first clash of two equal givens in a row, column or box, if any, in row-major order of the
     /// second cell.
     pub fn check_givens(&self) -> Result<(), Conflict> {
+        if self.shape == Shape::NINE && !self.nine_has_clash() {
+            return Ok(());
+        }
         // For each kind of unit (row, column, box) and each unit, the digits seen so far, one bit each
         // (grids up to 25x25, so 25 bits and 25 units of a kind).
         let mut seen = [[0u32; 25]; 3];
@@ -297,10 +320,45 @@ impl Grid {
         Ok(())
     }
 
+    /// Whether two givens of a 9x9 grid clash, found without branching on the cells: the check every
+    /// batch item takes. [`Grid::check_givens`] then finds which two.
+    fn nine_has_clash(&self) -> bool {
+        let (rows, _) = self.cells.as_chunks::<9>();
+        // Bits 1 to 9 for the digits seen so far (a blank sets none), per column, per box of the
+        // current band and in the current row: fixed-size, so they stay in registers.
+        let mut columns = [0u16; 9];
+        let mut clash = 0u16;
+        for band in rows.chunks(3) {
+            let mut boxes = [0u16; 3];
+            for row in band {
+                let mut seen = 0u16;
+                for (col, &digit) in row.iter().enumerate() {
+                    // A 9x9 grid's cells are 0 to 9; the mask only keeps the shift in range.
+                    let bit = (1u16 << (digit & 15)) & !1;
+                    clash |= (seen | columns[col] | boxes[col / 3]) & bit;
+                    seen |= bit;
+                    columns[col] |= bit;
+                    boxes[col / 3] |= bit;
+                }
+            }
+        }
+        clash != 0
+    }
+
     /// The grid as one line, as [`Display`](fmt::Display) writes it, built without the formatting
     /// machinery: every answer the service sends is one.
     pub fn to_line(&self) -> String {
-        self.cells.iter().map(|&v| symbol(v)).collect()
+        self.write_line(String::new())
+    }
+
+    /// [`Grid::to_line`], written into `buffer` (cleared first), so a caller with a string to spare
+    /// saves an allocation.
+    pub fn write_line(&self, buffer: String) -> String {
+        let mut line = buffer.into_bytes();
+        line.clear();
+        line.extend(self.cells.iter().map(|&v| symbol(v)));
+        // Every symbol is ASCII.
+        String::from_utf8(line).unwrap_or_default()
     }
 
     /// True when this grid is full, breaks no rule, and keeps every given of `puzzle`.
@@ -316,12 +374,13 @@ impl Grid {
     }
 }
 
-/// The character for a cell value: `.` for a blank, `1`-`9`, then `A` onwards for larger grids.
-fn symbol(value: u8) -> char {
+/// The symbol for a cell value, an ASCII byte: `.` for a blank, `1`-`9`, then `A` onwards for larger
+/// grids (cells hold at most 25).
+fn symbol(value: u8) -> u8 {
     match value {
-        0 => '.',
-        1..=9 => char::from(b'0' + value),
-        _ => char::from(b'A' + value - 10),
+        0 => b'.',
+        1..=9 => b'0' + value,
+        _ => b'A' + (value - 10).min(25),
     }
 }
 
@@ -439,6 +498,23 @@ mod tests {
                     expected: 81
                 }
             );
+        }
+    }
+
+    #[test]
+    fn the_nine_by_nine_clash_check_agrees_with_the_units() {
+        let shape = Shape::NINE;
+        for first in 0..81 {
+            for second in first + 1..81 {
+                let mut cells = vec![0; 81];
+                cells[first] = 5;
+                cells[second] = 5;
+                let grid = Grid::from_cells(shape, cells).unwrap();
+                let (a, b) = (shape.cell(first), shape.cell(second));
+                let shared = a.row == b.row || a.col == b.col || shape.box_of(a) == shape.box_of(b);
+                assert_eq!(grid.nine_has_clash(), shared, "{a} and {b}");
+                assert_eq!(grid.check_givens().is_err(), shared, "{a} and {b}");
+            }
         }
     }
 

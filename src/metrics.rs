@@ -120,6 +120,13 @@ impl Metrics {
         self.puzzles.get_or_create(&VerdictLabels { verdict }).inc();
     }
 
+    /// Records `count` answered puzzles of one verdict.
+    pub fn puzzles(&self, verdict: &'static str, count: u64) {
+        self.puzzles
+            .get_or_create(&VerdictLabels { verdict })
+            .inc_by(count);
+    }
+
     /// Records the solver time of one puzzle.
     pub fn solve_time(&self, elapsed: Duration) {
         self.solve_time.observe(elapsed.as_secs_f64());
@@ -131,10 +138,15 @@ impl Metrics {
         InFlight(self.in_flight.clone())
     }
 
-    /// Counts a SolveBatch item as read but not answered until the returned guard is dropped.
-    pub fn batch_item(&self) -> InFlight {
-        self.batch_items.inc();
-        InFlight(self.batch_items.clone())
+    /// Counts `count` SolveBatch items as read but not answered: one fewer for each
+    /// [`InFlightItems::answered`], the rest when the returned guard is dropped.
+    pub fn batch_items(&self, count: usize) -> InFlightItems {
+        let left = i64::try_from(count).unwrap_or(i64::MAX);
+        self.batch_items.inc_by(left);
+        InFlightItems {
+            gauge: self.batch_items.clone(),
+            left,
+        }
     }
 
     /// The metrics in Prometheus text format.
@@ -179,5 +191,28 @@ pub struct InFlight(Gauge);
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.0.dec();
+    }
+}
+
+/// Keeps a group of items counted in a gauge until each is answered or the guard is dropped.
+#[derive(Debug)]
+pub struct InFlightItems {
+    gauge: Gauge,
+    left: i64,
+}
+
+impl InFlightItems {
+    /// One item of the group is answered.
+    pub fn answered(&mut self) {
+        if self.left > 0 {
+            self.left -= 1;
+            self.gauge.dec();
+        }
+    }
+}
+
+impl Drop for InFlightItems {
+    fn drop(&mut self) {
+        self.gauge.dec_by(self.left);
     }
 }

@@ -1,15 +1,15 @@
 //! The gRPC service: requests to domain types and back, the one mapping from domain errors to
 //! `tonic::Status`, and the batch pipeline (bounded, ordered, cancellable).
 
+use std::collections::VecDeque;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use futures::FutureExt;
 use futures::stream::{FuturesOrdered, Stream, StreamExt};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tokio_util::task::AbortOnDropHandle;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 use tonic::{Code, Request, Response, Status, Streaming};
 use tonic_types::{ErrorDetails, StatusExt};
 use tracing::Instrument;
@@ -17,7 +17,7 @@ use tracing::Instrument;
 use crate::config::ServerConfig;
 use crate::grid::{Grid, PuzzleError};
 use crate::grpc::REQUEST_ID;
-use crate::metrics::{InFlight, Metrics};
+use crate::metrics::{InFlightItems, Metrics};
 use crate::proto::sudoku_service_server::SudokuService;
 use crate::proto::{
     self, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStats,
@@ -28,6 +28,17 @@ use crate::solver::{self, Mode, Outcome, Verdict};
 /// enough to spread a task's cost over many microsecond-sized puzzles, few enough that a group of hard
 /// ones does not hold the answers behind it for long.
 pub const MAX_BATCH_GROUP: usize = 32;
+
+/// The longest a solver slot goes on answering queued batch groups, one after another on one blocking
+/// thread, before it goes back to the semaphore's queue. Handing a slot from one group to the next
+/// through the async side costs several thread wake-ups and leaves the slot idle meanwhile, as long
+/// as solving a group of easy puzzles, and longer when the solver threads keep both cores busy and
+/// the async side waits for one; long turns spread that over many groups. A turn also ends after
+/// the group at hand as soon as a unary call waits for a slot, so that call's wait stays short.
+pub const SLOT_TURN: Duration = Duration::from_millis(20);
+
+/// How many values `sudoku.v1.Verdict` has.
+const VERDICTS: usize = 7;
 
 /// The service's limits, taken from the server configuration.
 #[derive(Clone, Debug)]
@@ -50,6 +61,21 @@ pub struct Sudoku {
     solvers: Arc<Semaphore>,
     /// Unary calls waiting for a solver slot.
     queued: Arc<Semaphore>,
+    /// SolveBatch groups waiting for a solver slot, from all streams, oldest first.
+    groups: Arc<Mutex<VecDeque<QueuedGroup>>>,
+}
+
+/// A group of consecutive SolveBatch items waiting to be answered on a solver slot.
+#[derive(Debug)]
+struct QueuedGroup {
+    /// The stream's index of the first item.
+    first_index: u64,
+    /// The items, their ids taken out: the stream keeps those, to answer even a group that fails.
+    requests: Vec<SolveBatchRequest>,
+    /// Set when the stream gives up on the group; it is then dropped unanswered.
+    cancel: Arc<AtomicBool>,
+    /// Where the answers go, in item order.
+    reply: oneshot::Sender<Vec<SolveBatchResponse>>,
 }
 
 /// How one puzzle should be solved: the request's options, made safe.
@@ -136,6 +162,7 @@ impl Sudoku {
             metrics,
             solvers: Arc::new(Semaphore::new(solvers)),
             queued: Arc::new(Semaphore::new(config.max_queued_solves)),
+            groups: Arc::default(),
         }
     }
 
@@ -186,58 +213,157 @@ impl Sudoku {
         let metrics = self.metrics.clone();
         let task = tokio::task::spawn_blocking(move || {
             let _slot = slot;
+            let _solving = metrics.in_flight();
             solve_guarded(&puzzle, job, &cancel, &metrics)
         });
         task.await
             .map_err(|e| SolveError::Internal(e.to_string()))?
     }
 
-    /// Answers a group of consecutive batch items, `first_index` onwards, one after another on one
-    /// blocking thread holding one solver slot: a puzzle takes microseconds, so handing each to a
-    /// thread of its own would cost more than solving it. Dropping the future stops the group.
+    /// Answers a group of consecutive batch items, `first_index` onwards: queues it for a solver slot,
+    /// and takes turns on slots until its answers come. A puzzle takes microseconds, so a slot answers
+    /// queued groups one after another on one blocking thread (see [`SLOT_TURN`]) instead of going
+    /// back to the async side after each. Dropping the future drops the group, or stops it.
     async fn solve_group(
         self,
         first_index: u64,
-        requests: Vec<SolveBatchRequest>,
+        mut requests: Vec<SolveBatchRequest>,
     ) -> Vec<SolveBatchResponse> {
-        let slot = match self.solvers.clone().acquire_owned().await {
-            Ok(slot) => slot,
-            Err(_) => return self.fail_group(first_index, requests, "the solver pool is closed"),
-        };
+        let ids: Vec<String> = requests
+            .iter_mut()
+            .map(|request| std::mem::take(&mut request.id))
+            .collect();
         let cancel = Arc::new(AtomicBool::new(false));
         let _stop_on_drop = CancelOnDrop(cancel.clone());
-        let ids: Vec<String> = requests.iter().map(|r| r.id.clone()).collect();
-        let service = self.clone();
-        let task = tokio::task::spawn_blocking(move || {
-            let _slot = slot;
-            let items = (first_index..).zip(requests);
-            items
-                .map(|(index, request)| service.answer_item(index, request, &cancel))
-                .collect()
+        let (reply, answers) = oneshot::channel();
+        self.lock_groups().push_back(QueuedGroup {
+            first_index,
+            requests,
+            cancel,
+            reply,
         });
-        match task.await {
-            Ok(answers) => answers,
-            Err(e) => {
-                let requests = ids.into_iter().map(|id| SolveBatchRequest {
-                    id,
-                    ..Default::default()
-                });
-                self.fail_group(first_index, requests.collect(), &e.to_string())
+        let answers = tokio::select! {
+            biased;
+            answers = answers => answers.map_err(|_| "the solver stopped unexpectedly"),
+            why = self.take_turns() => Err(why),
+        };
+        match answers {
+            Ok(mut answers) => {
+                for (answer, id) in answers.iter_mut().zip(ids) {
+                    answer.id = id;
+                }
+                answers
+            }
+            Err(why) => self.fail_group(first_index, ids, why),
+        }
+    }
+
+    /// The queue of batch groups. Pushing and popping cannot leave it half-changed, so a panic
+    /// elsewhere while it was locked does not stop its use.
+    fn lock_groups(&self) -> std::sync::MutexGuard<'_, VecDeque<QueuedGroup>> {
+        self.groups.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes solver slots, each for a turn of answering queued groups on a blocking thread, until
+    /// the queue is empty when a slot comes: the caller's group has then been taken, and its answers
+    /// will come. Every queued group's stream runs this while its group waits, so no group is left
+    /// in the queue with no one to take a slot for it. Returns only if no turn can run any more.
+    async fn take_turns(&self) -> &'static str {
+        loop {
+            let Ok(slot) = self.solvers.clone().acquire_owned().await else {
+                return "the solver pool is closed";
+            };
+            if self.lock_groups().is_empty() {
+                drop(slot);
+                return std::future::pending().await;
+            }
+            let service = self.clone();
+            let turn = tokio::task::spawn_blocking(move || service.answer_queued(slot));
+            // A turn that panicked dropped its slot and its group's reply, and the loop goes on; one
+            // that was cancelled never ran, as the runtime is shutting down.
+            if let Err(e) = turn.await
+                && e.is_cancelled()
+            {
+                return "the server is shutting down";
+            }
+        }
+    }
+
+    /// One turn on a solver slot, on a blocking thread: answers queued groups, oldest first, until
+    /// none is left, the turn is over or a unary call waits. Groups whose streams gave up are dropped
+    /// unanswered.
+    fn answer_queued(&self, slot: OwnedSemaphorePermit) {
+        let turn_ends = Instant::now() + SLOT_TURN;
+        loop {
+            let Some(group) = self.lock_groups().pop_front() else {
+                break;
+            };
+            let QueuedGroup {
+                first_index,
+                requests,
+                cancel,
+                reply,
+            } = group;
+            let mut answers = Vec::with_capacity(requests.len());
+            // The slot solves one puzzle at a time.
+            let solving = self.metrics.in_flight();
+            for (index, request) in (first_index..).zip(requests) {
+                if cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+                answers.push(self.answer_item(index, request, &cancel));
+            }
+            drop(solving);
+            self.count_verdicts(&answers);
+            // The stream may have gone meanwhile; then nobody wants the answers.
+            let _ = reply.send(answers);
+            if Instant::now() >= turn_ends || self.unary_waiting() {
+                break;
+            }
+        }
+        drop(slot);
+    }
+
+    /// Whether a unary call waits for a solver slot: it holds a place in the queue meanwhile.
+    fn unary_waiting(&self) -> bool {
+        self.queued.available_permits() < self.limits.max_queued
+    }
+
+    /// Counts a group's answers by verdict, one update per verdict rather than per answer.
+    fn count_verdicts(&self, answers: &[SolveBatchResponse]) {
+        let mut counts = [0u64; VERDICTS];
+        for answer in answers {
+            if let Some(count) = usize::try_from(answer.verdict)
+                .ok()
+                .and_then(|v| counts.get_mut(v))
+            {
+                *count += 1;
+            } else {
+                self.metrics.puzzle(answer.verdict().as_str_name());
+            }
+        }
+        for (verdict, &count) in counts.iter().enumerate() {
+            if count > 0 {
+                let verdict = i32::try_from(verdict).unwrap_or_default();
+                let name = proto::Verdict::try_from(verdict).unwrap_or_default();
+                self.metrics.puzzles(name.as_str_name(), count);
             }
         }
     }
 
     /// Answers for a group the server could not solve: no verdict, and why.
-    fn fail_group(
-        &self,
-        first_index: u64,
-        requests: Vec<SolveBatchRequest>,
-        why: &str,
-    ) -> Vec<SolveBatchResponse> {
-        let items = (first_index..).zip(requests);
+    fn fail_group(&self, first_index: u64, ids: Vec<String>, why: &str) -> Vec<SolveBatchResponse> {
+        let items = (first_index..).zip(ids);
         items
-            .map(|(index, request)| {
-                self.respond(index, request.id, Err(SolveError::Internal(why.into())))
+            .map(|(index, id)| {
+                let answer = respond(
+                    index,
+                    id,
+                    Err(SolveError::Internal(why.into())),
+                    String::new(),
+                );
+                self.metrics.puzzle(answer.verdict().as_str_name());
+                answer
             })
             .collect()
     }
@@ -250,47 +376,56 @@ impl Sudoku {
         request: SolveBatchRequest,
         cancel: &AtomicBool,
     ) -> SolveBatchResponse {
-        let job = self.job(request.skip_uniqueness_check, request.max_guesses);
-        let result = Grid::parse_puzzle(&request.puzzle)
+        let SolveBatchRequest {
+            id,
+            puzzle: text,
+            skip_uniqueness_check,
+            max_guesses,
+        } = request;
+        let job = self.job(skip_uniqueness_check, max_guesses);
+        let result = Grid::parse_puzzle(&text)
             .map_err(SolveError::Puzzle)
             .and_then(|puzzle| solve_guarded(&puzzle, job, cancel, &self.metrics));
-        self.respond(index, request.id, result)
-    }
-
-    fn respond(
-        &self,
-        index: u64,
-        id: String,
-        result: Result<Solved, SolveError>,
-    ) -> SolveBatchResponse {
-        let mut response = SolveBatchResponse {
-            id,
-            index,
-            ..Default::default()
-        };
-        match result {
-            Ok(solved) => {
-                let answer = SolveResponse::from(solved);
-                response.verdict = answer.verdict;
-                response.solution = answer.solution;
-                response.stats = answer.stats;
-            }
-            Err(e) => {
-                // Only the puzzle's own faults make it INVALID; a failure of ours is no verdict.
-                let verdict = match e {
-                    SolveError::Puzzle(_) => proto::Verdict::Invalid,
-                    _ => proto::Verdict::Unspecified,
-                };
-                response.verdict = verdict.into();
-                response.error = e.to_string();
-            }
-        }
-        self.metrics.puzzle(response.verdict().as_str_name());
-        response
+        // The puzzle's text is as long as its solution: its buffer takes the solution.
+        respond(index, id, result, text)
     }
 }
 
-/// Runs the solver, timed and counted, on the calling (blocking) thread. A panic in the solver, which
+/// The answer to one batch item. The solution goes into `spare`'s buffer, the puzzle's text or an
+/// empty string. Counting it by verdict is the caller's job.
+fn respond(
+    index: u64,
+    id: String,
+    result: Result<Solved, SolveError>,
+    spare: String,
+) -> SolveBatchResponse {
+    let mut response = SolveBatchResponse {
+        id,
+        index,
+        ..Default::default()
+    };
+    match result {
+        Ok(solved) => {
+            let answer = solved.into_response(spare);
+            response.verdict = answer.verdict;
+            response.solution = answer.solution;
+            response.stats = answer.stats;
+        }
+        Err(e) => {
+            // Only the puzzle's own faults make it INVALID; a failure of ours is no verdict.
+            let verdict = match e {
+                SolveError::Puzzle(_) => proto::Verdict::Invalid,
+                _ => proto::Verdict::Unspecified,
+            };
+            response.verdict = verdict.into();
+            response.error = e.to_string();
+        }
+    }
+    response
+}
+
+/// Runs the solver, timed, on the calling (blocking) thread, which counts itself in the puzzles in
+/// flight meanwhile. A panic in the solver, which
 /// would be our bug, becomes an error for this one puzzle instead of taking others down with it.
 fn solve_guarded(
     puzzle: &Grid,
@@ -298,7 +433,6 @@ fn solve_guarded(
     cancel: &AtomicBool,
     metrics: &Metrics,
 ) -> Result<Solved, SolveError> {
-    let _counted = metrics.in_flight();
     let options = solver::Options {
         mode: job.mode,
         max_guesses: Some(job.max_guesses),
@@ -330,12 +464,19 @@ impl From<Verdict> for proto::Verdict {
 
 impl From<Solved> for SolveResponse {
     fn from(solved: Solved) -> SolveResponse {
-        let Solved { outcome, elapsed } = solved;
+        solved.into_response(String::new())
+    }
+}
+
+impl Solved {
+    /// The answer, its solution (if any) written into `spare`'s buffer.
+    fn into_response(self, spare: String) -> SolveResponse {
+        let Solved { outcome, elapsed } = self;
         SolveResponse {
             verdict: proto::Verdict::from(outcome.verdict).into(),
             solution: outcome
                 .solution
-                .map(|grid| grid.to_line())
+                .map(|grid| grid.write_line(spare))
                 .unwrap_or_default(),
             stats: Some(SolveStats {
                 guesses: outcome.stats.guesses,
@@ -441,11 +582,8 @@ fn echo_request_id<T>(
 /// What the batch loop does next.
 enum Step {
     Read(Result<Option<SolveBatchRequest>, Status>),
-    /// A group's answers, and their places in the in-flight count, each held until its answer is sent.
-    Answers(
-        Result<Vec<SolveBatchResponse>, tokio::task::JoinError>,
-        Vec<InFlight>,
-    ),
+    /// A group's answers, and their places in the in-flight count, each let go once its answer is sent.
+    Answers(Vec<SolveBatchResponse>, InFlightItems),
     Deadline,
 }
 
@@ -490,12 +628,12 @@ fn batch(
                             None => break,
                         }
                     }
-                    let counted: Vec<InFlight> = group.iter().map(|_| service.metrics.batch_item()).collect();
+                    let counted = service.metrics.batch_items(group.len());
                     items_in_flight += group.len();
-                    let task = tokio::spawn(service.clone().solve_group(end.items, group));
-                    end.items += counted.len() as u64;
-                    let task = AbortOnDropHandle::new(task);
-                    in_flight.push_back(async move { (task.await, counted) });
+                    let first_index = end.items;
+                    end.items += group.len() as u64;
+                    let answers = service.clone().solve_group(first_index, group);
+                    in_flight.push_back(answers.map(|answers| (answers, counted)));
                 }
                 Step::Read(Ok(None)) => reading = false,
                 Step::Read(Err(status)) => {
@@ -503,16 +641,13 @@ fn batch(
                     reading = false;
                     failure = Some(crate::grpc::normalize_request_error(status));
                 }
-                Step::Answers(Ok(answers), counted) => {
-                    for (answer, _counted) in answers.into_iter().zip(counted) {
-                        *end.verdicts.entry(answer.verdict().as_str_name()).or_default() += 1;
+                Step::Answers(answers, mut counted) => {
+                    for answer in answers {
+                        end.count(answer.verdict);
                         items_in_flight -= 1;
                         yield Ok(answer);
+                        counted.answered();
                     }
-                }
-                Step::Answers(Err(e), _) => {
-                    failure = Some(Status::internal(format!("a solve task failed: {e}")));
-                    break;
                 }
                 Step::Deadline => {
                     failure = Some(SolveError::DeadlineExceeded.into());
@@ -534,7 +669,8 @@ struct BatchEnd {
     span: tracing::Span,
     started: Instant,
     items: u64,
-    verdicts: std::collections::BTreeMap<&'static str, u64>,
+    /// Answers by verdict number.
+    verdicts: [u64; VERDICTS],
     code: Code,
 }
 
@@ -545,8 +681,20 @@ impl BatchEnd {
             span,
             started: Instant::now(),
             items: 0,
-            verdicts: Default::default(),
+            verdicts: [0; VERDICTS],
             code: Code::Cancelled,
+        }
+    }
+}
+
+impl BatchEnd {
+    /// Counts one answer of `verdict` (a `sudoku.v1.Verdict` number).
+    fn count(&mut self, verdict: i32) {
+        let count = usize::try_from(verdict)
+            .ok()
+            .and_then(|v| self.verdicts.get_mut(v));
+        if let Some(count) = count {
+            *count += 1;
         }
     }
 }
@@ -556,7 +704,15 @@ impl Drop for BatchEnd {
         let elapsed = self.started.elapsed();
         self.metrics.rpc("SolveBatch", self.code, elapsed);
         self.span.record("items", self.items);
-        self.span.record("verdicts", format!("{:?}", self.verdicts));
+        let verdicts: std::collections::BTreeMap<&str, u64> = (0..)
+            .zip(self.verdicts)
+            .filter(|&(_, count)| count > 0)
+            .map(|(verdict, count)| {
+                let verdict = proto::Verdict::try_from(verdict).unwrap_or_default();
+                (verdict.as_str_name(), count)
+            })
+            .collect();
+        self.span.record("verdicts", format!("{verdicts:?}"));
         tracing::info!(
             parent: &self.span,
             elapsed_ms = elapsed.as_millis() as u64,
