@@ -33,7 +33,8 @@
 //! When propagation stalls, the search branches on a bivalue cell (there almost always is one; else a
 //! cell with the fewest candidates), choosing the one where either branch promises the most: its
 //! digits' candidates among its peers, and the bivalue peers that placing them makes naked singles. It
-//! pushes a copy of the state with the first candidate removed, then places that candidate.
+//! pushes a copy of the state with the cell's other digit placed (or, on a cell with more than two,
+//! the first candidate removed), then places the first candidate.
 //! Backtracking pops the copy. There is no recursion, and the stack is kept per thread between solves,
 //! so steady-state solving does not allocate.
 
@@ -439,8 +440,7 @@ impl State {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
 
-    /// A cell to branch on and its first candidate: (band, cell bit, digit). Only called on a settled,
-    /// unsolved state.
+    /// A cell to branch on and its first candidate. Only called on a settled, unsolved state.
     ///
     /// Among the bivalue cells (almost always there are some), the one whose two digits have the most
     /// candidates among the cell's peers: whichever branch is taken, placing its digit eliminates the
@@ -448,7 +448,7 @@ impl State {
     /// search tree by about 40% against taking the first bivalue cell. Without a bivalue cell, a cell
     /// with the fewest candidates.
     #[inline(always)]
-    fn pick(&self) -> (usize, u32, usize) {
+    fn pick(&self) -> Guess {
         let mut pairs = [0u32; 3];
         for (band, pair) in pairs.iter_mut().enumerate() {
             let unsolved = self.unsolved[band];
@@ -471,20 +471,25 @@ impl State {
         let digit = (0..9)
             .find(|&d| self.cand[d * 3 + band] & cell != 0)
             .unwrap_or(0);
-        (band, cell, digit)
+        Guess {
+            band,
+            cell,
+            digit,
+            only_other: None,
+        }
     }
 
     /// Of the bivalue cells `pairs` (per band, not all empty), the one whose placements promise the
-    /// most, as (band, cell bit, its lower digit); the first such on a tie.
+    /// most, as a guess of its lower digit; the first such on a tie.
     ///
     /// For each of the cell's two digits, placing it there eliminates its candidates among the cell's
     /// peers, and turns each bivalue peer holding it into a naked single. The score weighs the two as
     /// 2 : 5 (tuned on forum_hardest: 70.0 guesses per puzzle, against 84.1 for eliminations alone and
     /// 140.7 for the first bivalue cell).
     #[inline(always)]
-    fn most_eliminating(&self, pairs: &[u32; 3]) -> (usize, u32, usize) {
+    fn most_eliminating(&self, pairs: &[u32; 3]) -> Guess {
         // The best so far, packed so that a plain maximum keeps it without a branch: the score, then
-        // the position (inverted, so that the first wins a tie), then the digit.
+        // the position (inverted, so that the first wins a tie), then the two digits.
         let mut best = 0u32;
         for (band, &pair) in pairs.iter().enumerate() {
             let mut cells = pair;
@@ -500,11 +505,17 @@ impl State {
                 let score =
                     self.gain(low, band, index, pairs) + self.gain(high, band, index, pairs);
                 let position = band * 27 + index;
-                best = best.max(score << 11 | (127 - position as u32) << 4 | low as u32);
+                let digits = (high << 4 | low) as u32;
+                best = best.max(score << 15 | (127 - position as u32) << 8 | digits);
             }
         }
-        let position = 127 - (best >> 4 & 127) as usize;
-        (position / 27, 1 << (position % 27), (best & 15) as usize)
+        let position = 127 - (best >> 8 & 127) as usize;
+        Guess {
+            band: position / 27,
+            cell: 1 << (position % 27),
+            digit: (best & 15) as usize,
+            only_other: Some((best >> 4 & 15) as usize),
+        }
     }
 
     /// What placing `digit` on cell `index` of `band` promises: its candidates among the cell's peers
@@ -598,6 +609,15 @@ impl State {
     }
 }
 
+/// A guess: `digit` on the cell `cell` of `band`, and the cell's only other digit if it has one.
+#[derive(Clone, Copy)]
+struct Guess {
+    band: usize,
+    cell: u32,
+    digit: usize,
+    only_other: Option<usize>,
+}
+
 std::thread_local! {
     /// The guess stack of the last solve on this thread, kept so that steady-state solving does not
     /// allocate. A nested or panicking solve finds it taken and starts a new one.
@@ -640,10 +660,24 @@ fn search(puzzle: &Grid, options: &Options<'_>, stack: &mut Vec<State>) -> Outco
                 if !limiter.guess() {
                     break;
                 }
-                let (band, cell, digit) = state.pick();
+                let Guess {
+                    band,
+                    cell,
+                    digit,
+                    only_other,
+                } = state.pick();
+                // The other branch: the cell's other digit if it has only one, placed now rather than
+                // found as a naked single later; else the cell without this digit.
                 let mut other = state;
-                let i = digit * 3 + band;
-                other.set(i, other.cand[i] & !cell);
+                match only_other {
+                    Some(second) => {
+                        other.place(second, band, cell);
+                    }
+                    None => {
+                        let i = digit * 3 + band;
+                        other.set(i, other.cand[i] & !cell);
+                    }
+                }
                 stack.push(other);
                 state.place(digit, band, cell);
                 continue;
