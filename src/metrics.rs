@@ -117,7 +117,7 @@ impl Metrics {
 
     /// Records an answered puzzle.
     pub fn puzzle(&self, verdict: &'static str) {
-        self.puzzles.get_or_create(&VerdictLabels { verdict }).inc();
+        self.puzzles(verdict, 1);
     }
 
     /// Records `count` answered puzzles of one verdict.

@@ -40,6 +40,33 @@ pub const SLOT_TURN: Duration = Duration::from_millis(20);
 /// How many values `sudoku.v1.Verdict` has.
 const VERDICTS: usize = 7;
 
+/// Answers counted by verdict: a group's, for the metrics, and a stream's, for its log line.
+#[derive(Clone, Copy, Debug, Default)]
+struct VerdictCounts([u64; VERDICTS]);
+
+impl VerdictCounts {
+    /// Counts one answer of `verdict`, a `sudoku.v1.Verdict` number; one outside the enum counts as
+    /// `VERDICT_UNSPECIFIED`, as prost reads it.
+    fn add(&mut self, verdict: i32) {
+        let slot = usize::try_from(verdict)
+            .ok()
+            .filter(|&v| v < VERDICTS)
+            .unwrap_or(0);
+        self.0[slot] += 1;
+    }
+
+    /// The verdicts counted at least once, by name.
+    fn by_name(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+        (0..)
+            .zip(self.0)
+            .filter(|&(_, count)| count > 0)
+            .map(|(verdict, count)| {
+                let verdict = proto::Verdict::try_from(verdict).unwrap_or_default();
+                (verdict.as_str_name(), count)
+            })
+    }
+}
+
 /// The service's limits, taken from the server configuration.
 #[derive(Clone, Debug)]
 struct Limits {
@@ -331,41 +358,24 @@ impl Sudoku {
 
     /// Counts a group's answers by verdict, one update per verdict rather than per answer.
     fn count_verdicts(&self, answers: &[SolveBatchResponse]) {
-        let mut counts = [0u64; VERDICTS];
+        let mut counts = VerdictCounts::default();
         for answer in answers {
-            if let Some(count) = usize::try_from(answer.verdict)
-                .ok()
-                .and_then(|v| counts.get_mut(v))
-            {
-                *count += 1;
-            } else {
-                self.metrics.puzzle(answer.verdict().as_str_name());
-            }
+            counts.add(answer.verdict);
         }
-        for (verdict, &count) in counts.iter().enumerate() {
-            if count > 0 {
-                let verdict = i32::try_from(verdict).unwrap_or_default();
-                let name = proto::Verdict::try_from(verdict).unwrap_or_default();
-                self.metrics.puzzles(name.as_str_name(), count);
-            }
+        for (verdict, count) in counts.by_name() {
+            self.metrics.puzzles(verdict, count);
         }
     }
 
     /// Answers for a group the server could not solve: no verdict, and why.
     fn fail_group(&self, first_index: u64, ids: Vec<String>, why: &str) -> Vec<SolveBatchResponse> {
-        let items = (first_index..).zip(ids);
-        items
-            .map(|(index, id)| {
-                let answer = respond(
-                    index,
-                    id,
-                    Err(SolveError::Internal(why.into())),
-                    String::new(),
-                );
-                self.metrics.puzzle(answer.verdict().as_str_name());
-                answer
-            })
-            .collect()
+        let failed = |(index, id)| {
+            let why = Err(SolveError::Internal(why.into()));
+            respond(index, id, why, String::new())
+        };
+        let answers: Vec<_> = (first_index..).zip(ids).map(failed).collect();
+        self.count_verdicts(&answers);
+        answers
     }
 
     /// One batch item, from request to response, on the blocking thread; never fails, so one bad
@@ -643,7 +653,7 @@ fn batch(
                 }
                 Step::Answers(answers, mut counted) => {
                     for answer in answers {
-                        end.count(answer.verdict);
+                        end.verdicts.add(answer.verdict);
                         items_in_flight -= 1;
                         yield Ok(answer);
                         counted.answered();
@@ -669,8 +679,7 @@ struct BatchEnd {
     span: tracing::Span,
     started: Instant,
     items: u64,
-    /// Answers by verdict number.
-    verdicts: [u64; VERDICTS],
+    verdicts: VerdictCounts,
     code: Code,
 }
 
@@ -681,20 +690,8 @@ impl BatchEnd {
             span,
             started: Instant::now(),
             items: 0,
-            verdicts: [0; VERDICTS],
+            verdicts: VerdictCounts::default(),
             code: Code::Cancelled,
-        }
-    }
-}
-
-impl BatchEnd {
-    /// Counts one answer of `verdict` (a `sudoku.v1.Verdict` number).
-    fn count(&mut self, verdict: i32) {
-        let count = usize::try_from(verdict)
-            .ok()
-            .and_then(|v| self.verdicts.get_mut(v));
-        if let Some(count) = count {
-            *count += 1;
         }
     }
 }
@@ -704,14 +701,7 @@ impl Drop for BatchEnd {
         let elapsed = self.started.elapsed();
         self.metrics.rpc("SolveBatch", self.code, elapsed);
         self.span.record("items", self.items);
-        let verdicts: std::collections::BTreeMap<&str, u64> = (0..)
-            .zip(self.verdicts)
-            .filter(|&(_, count)| count > 0)
-            .map(|(verdict, count)| {
-                let verdict = proto::Verdict::try_from(verdict).unwrap_or_default();
-                (verdict.as_str_name(), count)
-            })
-            .collect();
+        let verdicts: std::collections::BTreeMap<_, _> = self.verdicts.by_name().collect();
         self.span.record("verdicts", format!("{verdicts:?}"));
         tracing::info!(
             parent: &self.span,
