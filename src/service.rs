@@ -171,6 +171,28 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// Gives up on a SolveBatch group that its stream drops (or fails) before its answers come: stops
+/// its solving if a slot has taken it, and takes it out of the queue if none has, so that an
+/// abandoned group does not wait there, holding its puzzles, for another stream's turn to drop it.
+struct AbandonOnDrop<'a> {
+    service: &'a Sudoku,
+    /// The group's flag, which also tells it apart in the queue.
+    cancel: Arc<AtomicBool>,
+    /// Set once the answers came: then there is nothing to give up.
+    answered: bool,
+}
+
+impl Drop for AbandonOnDrop<'_> {
+    fn drop(&mut self) {
+        if self.answered {
+            return;
+        }
+        self.cancel.store(true, Ordering::Relaxed);
+        let mut groups = self.service.lock_groups();
+        groups.retain(|group| !Arc::ptr_eq(&group.cancel, &self.cancel));
+    }
+}
+
 impl Sudoku {
     /// The service, with the limits of `config`.
     pub fn new(config: &ServerConfig, metrics: Metrics) -> Sudoku {
@@ -261,7 +283,11 @@ impl Sudoku {
             .map(|request| std::mem::take(&mut request.id))
             .collect();
         let cancel = Arc::new(AtomicBool::new(false));
-        let _stop_on_drop = CancelOnDrop(cancel.clone());
+        let mut abandon = AbandonOnDrop {
+            service: &self,
+            cancel: cancel.clone(),
+            answered: false,
+        };
         let (reply, answers) = oneshot::channel();
         self.lock_groups().push_back(QueuedGroup {
             first_index,
@@ -276,6 +302,7 @@ impl Sudoku {
         };
         match answers {
             Ok(mut answers) => {
+                abandon.answered = true;
                 for (answer, id) in answers.iter_mut().zip(ids) {
                     answer.id = id;
                 }
@@ -709,5 +736,29 @@ impl Drop for BatchEnd {
             code = ?self.code,
             "batch finished"
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_dropped_group_leaves_the_queue() {
+        let config = ServerConfig::with_addr(([127, 0, 0, 1], 0).into());
+        let service = Sudoku::new(&config, Metrics::new());
+        // With every solver slot taken, the group can only wait in the queue.
+        let slots = service.solvers.available_permits() as u32;
+        let _busy = service.solvers.clone().acquire_many_owned(slots).await;
+        let request = SolveBatchRequest {
+            id: "a".into(),
+            puzzle: ".".repeat(81),
+            ..Default::default()
+        };
+        let mut group = Box::pin(service.clone().solve_group(0, vec![request]));
+        assert!(futures::poll!(group.as_mut()).is_pending());
+        assert_eq!(service.lock_groups().len(), 1);
+        drop(group);
+        assert!(service.lock_groups().is_empty());
     }
 }
