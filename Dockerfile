@@ -16,22 +16,23 @@ ARG DEBIAN_RELEASE=bookworm
 FROM rust:${RUST_VERSION}-slim-${DEBIAN_RELEASE} AS builder
 WORKDIR /src
 
-# Dependency layer: the manifests, build script and proto with stub sources, so editing src/ reuses
-# every compiled dependency. It is rebuilt only when Cargo.toml, Cargo.lock, build.rs or proto/ change.
+# Dependency layer: the manifests, build script and proto with stub sources, so editing sources reuses
+# every compiled dependency. It is rebuilt only when a manifest, Cargo.lock, build.rs or proto/ change.
 COPY Cargo.toml Cargo.lock build.rs ./
+COPY crates/sudoku-core/Cargo.toml ./crates/sudoku-core/
 COPY proto ./proto
-RUN mkdir -p src benches \
+RUN mkdir -p src crates/sudoku-core/src crates/sudoku-core/benches \
     && echo 'fn main() {}' > src/main.rs \
-    && touch src/lib.rs \
-    && echo 'fn main() {}' > benches/solver.rs \
+    && touch src/lib.rs crates/sudoku-core/src/lib.rs \
+    && echo 'fn main() {}' > crates/sudoku-core/benches/solver.rs \
     && cargo build --release --locked --bin sudoku-grpc \
-    && rm -rf src benches
+    && rm -rf src crates/sudoku-core/src crates/sudoku-core/benches
 
 # The real sources. `touch` makes cargo see them as newer than the stub build above (COPY keeps the
-# build context's older mtimes), so the crate itself is recompiled while the dependencies are not.
+# build context's older mtimes), so the workspace's crates are recompiled while the dependencies are not.
 COPY src ./src
-COPY benches ./benches
-RUN touch src/main.rs src/lib.rs \
+COPY crates ./crates
+RUN touch src/main.rs src/lib.rs crates/sudoku-core/src/lib.rs \
     && cargo build --release --locked --bin sudoku-grpc \
     && install -D -m 0755 target/release/sudoku-grpc /out/sudoku-grpc
 

@@ -2,12 +2,12 @@
 //! libFuzzer records the input, and the regression test replays saved inputs through the same code.
 //!
 //! This file is compiled twice: as `sudoku_grpc_fuzz::checks` in the fuzz crate, and as a module of
-//! `tests/fuzz_regressions.rs` in the main crate's tests. It may only use `std` and `sudoku_grpc`.
+//! `tests/fuzz_regressions.rs` in the core crate's tests. It may only use `std` and `sudoku_core`.
 
 use std::sync::atomic::AtomicBool;
 
-use sudoku_grpc::grid::{Grid, ParseError, PuzzleError, Shape};
-use sudoku_grpc::solver::{self, Mode, Options, Outcome, Verdict};
+use sudoku_core::grid::{Grid, ParseError, PuzzleError, Shape};
+use sudoku_core::solver::{self, Mode, Options, Outcome, Verdict};
 
 /// The reader's layout characters, written out again here so the check does not trust the code it
 /// checks.

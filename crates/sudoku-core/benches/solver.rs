@@ -7,8 +7,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use sudoku_grpc::grid::Grid;
-use sudoku_grpc::solver::{Mode, Options, solve};
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{Mode, Options, solve};
 
 /// A classic puzzle that singles alone solve: its solve time is the propagation cost.
 const EASY: &str =
@@ -16,7 +16,7 @@ const EASY: &str =
 
 fn sample(name: &str) -> Vec<Grid> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
+        .join("../../tests/data")
         .join(name);
     std::fs::read_to_string(&path)
         .expect("sample file reads")

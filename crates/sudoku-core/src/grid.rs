@@ -6,29 +6,60 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The shape of a grid: square boxes of `box_size` x `box_size` cells, so a side of `box_size²` cells.
+/// The shape of a grid: boxes of `box_rows` x `box_cols` cells, so `N = box_rows * box_cols` symbols
+/// and a side of `N` cells. Every shape with N from 4 to 25 and boxes at least 2 cells each way is
+/// supported, in both orientations (6x6 has 2x3 and 3x2 boxes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shape {
-    box_size: u8,
+    box_rows: u8,
+    box_cols: u8,
 }
 
 impl Shape {
     /// The classic 9x9 grid of 3x3 boxes.
-    pub const NINE: Shape = Shape { box_size: 3 };
+    pub const NINE: Shape = Shape {
+        box_rows: 3,
+        box_cols: 3,
+    };
 
-    /// The shape with boxes of `box_size` x `box_size` cells, for box sizes 2 to 5 (4x4 to 25x25 grids).
+    /// The fewest symbols a supported shape has (4x4).
+    pub const MIN_SIDE: usize = 4;
+
+    /// The most symbols a supported shape has (25x25).
+    pub const MAX_SIDE: usize = 25;
+
+    /// The shape with boxes of `box_rows` x `box_cols` cells; `None` unless both are at least 2 and
+    /// the side `box_rows * box_cols` is from 4 to 25.
+    pub fn new(box_rows: usize, box_cols: usize) -> Option<Shape> {
+        let side = box_rows.checked_mul(box_cols)?;
+        let fits =
+            box_rows >= 2 && box_cols >= 2 && (Self::MIN_SIDE..=Self::MAX_SIDE).contains(&side);
+        // Both fit in a byte: each is at most 12 when the other is at least 2 and the product at most 25.
+        fits.then_some(Shape {
+            box_rows: box_rows as u8,
+            box_cols: box_cols as u8,
+        })
+    }
+
+    /// The square shape with boxes of `box_size` x `box_size` cells, for box sizes 2 to 5 (4x4 to
+    /// 25x25 grids).
     pub fn with_box_size(box_size: u8) -> Option<Shape> {
-        (2..=5).contains(&box_size).then_some(Shape { box_size })
+        Shape::new(usize::from(box_size), usize::from(box_size))
     }
 
-    /// Cells along one side of a box.
-    pub fn box_size(self) -> usize {
-        usize::from(self.box_size)
+    /// Rows of cells in one box.
+    pub fn box_rows(self) -> usize {
+        usize::from(self.box_rows)
     }
 
-    /// Cells along one side of the grid, which is also the largest digit.
+    /// Columns of cells in one box.
+    pub fn box_cols(self) -> usize {
+        usize::from(self.box_cols)
+    }
+
+    /// Cells along one side of the grid, which is also the number of symbols.
     pub fn side(self) -> usize {
-        self.box_size() * self.box_size()
+        self.box_rows() * self.box_cols()
     }
 
     /// Cells in the whole grid.
@@ -53,9 +84,22 @@ impl Shape {
         ]
     }
 
-    /// The box (numbered from 0, row-major) that holds `cell`.
+    /// The box (numbered from 0, row-major) that holds `cell`. A row of boxes holds
+    /// `side / box_cols = box_rows` boxes.
     pub fn box_of(self, cell: Cell) -> usize {
-        (cell.row / self.box_size()) * self.box_size() + cell.col / self.box_size()
+        (cell.row / self.box_rows()) * self.box_rows() + cell.col / self.box_cols()
+    }
+}
+
+impl fmt::Display for Shape {
+    /// `9x9 (3x3 boxes)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = self.side();
+        write!(
+            f,
+            "{side}x{side} ({}x{} boxes)",
+            self.box_rows, self.box_cols
+        )
     }
 }
 
