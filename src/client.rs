@@ -271,6 +271,7 @@ async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
         puzzle: solve.puzzle.clone(),
         skip_uniqueness_check: solve.skip_uniqueness_check,
         max_guesses: solve.max_guesses,
+        ..Default::default()
     });
     decorate(&mut request, args)?;
     match client.solve(request).await {

@@ -631,7 +631,7 @@ async fn unary_client(
         let request = SolveRequest {
             puzzle: text.clone(),
             skip_uniqueness_check,
-            max_guesses: 0,
+            ..Default::default()
         };
         let started = Instant::now();
         let result = client.solve(request).await;

@@ -1,5 +1,10 @@
 //! The gRPC service: requests to domain types and back, the one mapping from domain errors to
-//! `tonic::Status`, and the batch pipeline (bounded, ordered, cancellable).
+//! `tonic::Status`, and the batch pipeline (bounded, ordered, cancellable). The RPCs beyond solving live
+//! in submodules, one per concern.
+
+mod canonicalize;
+mod generate;
+mod grade;
 
 use std::collections::VecDeque;
 use std::pin::Pin;
@@ -20,7 +25,9 @@ use crate::grpc::REQUEST_ID;
 use crate::metrics::{InFlightItems, Metrics};
 use crate::proto::sudoku_service_server::SudokuService;
 use crate::proto::{
-    self, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse, SolveStats,
+    self, CanonicalizeRequest, CanonicalizeResponse, GenerateRequest, GradeRequest, GradeResponse,
+    HintRequest, HintResponse, SolveBatchRequest, SolveBatchResponse, SolveRequest, SolveResponse,
+    SolveStats,
 };
 use crate::solver::{self, Mode, Outcome, Verdict};
 
@@ -418,6 +425,7 @@ impl Sudoku {
             puzzle: text,
             skip_uniqueness_check,
             max_guesses,
+            ..
         } = request;
         let job = self.job(skip_uniqueness_check, max_guesses);
         let result = Grid::parse_puzzle(&text)
@@ -519,6 +527,7 @@ impl Solved {
                 guesses: outcome.stats.guesses,
                 solve_time_ns: u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX),
             }),
+            ..Default::default()
         }
     }
 }
@@ -601,6 +610,33 @@ impl SudokuService for Sudoku {
             request_id,
             Response::new(Box::pin(answers)),
         ))
+    }
+
+    async fn grade(
+        &self,
+        request: Request<GradeRequest>,
+    ) -> Result<Response<GradeResponse>, Status> {
+        grade::grade(self, request).await
+    }
+
+    async fn hint(&self, request: Request<HintRequest>) -> Result<Response<HintResponse>, Status> {
+        grade::hint(self, request).await
+    }
+
+    type GenerateStream = generate::GenerateStream;
+
+    async fn generate(
+        &self,
+        request: Request<GenerateRequest>,
+    ) -> Result<Response<Self::GenerateStream>, Status> {
+        generate::generate(self, request).await
+    }
+
+    async fn canonicalize(
+        &self,
+        request: Request<CanonicalizeRequest>,
+    ) -> Result<Response<CanonicalizeResponse>, Status> {
+        canonicalize::canonicalize(self, request).await
     }
 }
 
