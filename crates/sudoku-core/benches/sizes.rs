@@ -1,7 +1,7 @@
 //! The general solver on published sets of other sizes, one figure per instance: every 25x25 of
 //! Gecode's examples and the tough 16x16 set, proved unique (or not) from scratch. These sets live in
-//! `../shared/data`, outside the repository; without them the committed samples under
-//! `tests/data/sizes` are measured instead. Each solve is checked, so a wrong answer fails the run.
+//! `../shared/data`, outside the repository; the run fails loudly without them. Each solve is checked,
+//! so a wrong answer fails the run.
 //!
 //! The 9x9 fast path is the same run's baseline: the general solver on the committed 9x9 sample,
 //! against the fast path, prints the ratio the dispatch in `solver::solve` buys.
@@ -62,7 +62,29 @@ fn main() {
     let runs = if quick { 1 } else { 3 };
     let shared = root().join("../shared/data");
 
-    let gecode = puzzles(&shared.join("nxn_gecode.txt")).unwrap_or_default();
+    let nine = puzzles(&root().join("tests/data/forum_hardest_1905_11plus_sample.txt"))
+        .expect("the committed 9x9 sample");
+    let mut fast = Duration::ZERO;
+    let mut general = Duration::ZERO;
+    for puzzle in &nine {
+        fast += time(puzzle, runs, solver::solve).1;
+        general += time(puzzle, runs, solver::solve_generic).1;
+    }
+    println!(
+        "9x9 forum-hardest sample ({} puzzles), prove unique: fast path mean {:.1} µs, general search \
+         mean {:.1} µs, ratio {:.2}x",
+        nine.len(),
+        fast.as_secs_f64() * 1e6 / nine.len() as f64,
+        general.as_secs_f64() * 1e6 / nine.len() as f64,
+        general.as_secs_f64() / fast.as_secs_f64().max(1e-12)
+    );
+
+    let gecode = puzzles(&shared.join("nxn_gecode.txt")).unwrap_or_else(|| {
+        panic!(
+            "missing {}: the shared data sets",
+            shared.join("nxn_gecode.txt").display()
+        )
+    });
     let twenty_fives: Vec<&Grid> = gecode.iter().filter(|g| g.shape().side() == 25).collect();
     println!(
         "Gecode's 25x25 examples ({} of them), prove unique, best of {runs}:",
@@ -96,7 +118,7 @@ fn main() {
         ("Gecode's 16x16 examples", shared.join("nxn_gecode.txt")),
         ("tough 16x16 (tarek)", shared.join("nxn_16x16_tough.txt")),
     ] {
-        let Some(all) = puzzles(&path) else { continue };
+        let all = puzzles(&path).unwrap_or_else(|| panic!("missing {}", path.display()));
         let set: Vec<&Grid> = all.iter().filter(|g| g.shape().side() == 16).collect();
         let mut times: Vec<Duration> = Vec::new();
         let mut unique = 0;
