@@ -20,7 +20,7 @@ use tonic_types::{ErrorDetails, StatusExt};
 use tracing::Instrument;
 
 use crate::config::ServerConfig;
-use crate::grid::{Grid, PuzzleError};
+use crate::grid::{Grid, ParseError, PuzzleError, Shape};
 use crate::grpc::REQUEST_ID;
 use crate::metrics::{InFlightItems, Metrics};
 use crate::proto::sudoku_service_server::SudokuService;
@@ -30,6 +30,8 @@ use crate::proto::{
     SolveStats,
 };
 use crate::solver::{self, Mode, Outcome, Verdict};
+use sudoku_core::symbols::Symbols;
+use sudoku_core::text::{Format, Read};
 
 /// The most items of one SolveBatch stream that are solved together, one after another, as one task:
 /// enough to spread a task's cost over many microsecond-sized puzzles, few enough that a group of hard
@@ -119,11 +121,37 @@ struct Job {
     max_guesses: u64,
 }
 
-/// A solved puzzle and what it cost.
+/// A solved puzzle and what it cost, with the shape and alphabet its answer is given in.
 #[derive(Debug)]
 struct Solved {
     outcome: Outcome,
     elapsed: Duration,
+    shape: Shape,
+    symbols: Symbols,
+}
+
+/// Reads a request's puzzle in the shape and alphabet it states (`box_rows` and `box_cols` both 0,
+/// and empty `symbols`, for the ones inferred from the text): the one place the service turns the
+/// wire's fields into the core's format.
+fn read_puzzle(
+    puzzle: &str,
+    box_rows: u32,
+    box_cols: u32,
+    symbols: &str,
+) -> Result<Read, PuzzleError> {
+    let format = Format::new(box_rows, box_cols, symbols)?;
+    Grid::read_puzzle(puzzle, &format)
+}
+
+/// The request field a bad puzzle's error is about, for `google.rpc.BadRequest`.
+fn faulty_field(err: &PuzzleError) -> &'static str {
+    match err {
+        PuzzleError::Parse(ParseError::UnsupportedShape { .. }) => "box_rows",
+        PuzzleError::Parse(ParseError::Symbols(_) | ParseError::SymbolsDoNotFit { .. }) => {
+            "symbols"
+        }
+        _ => "puzzle",
+    }
 }
 
 /// Why a puzzle got no verdict. Only the service turns these into statuses.
@@ -154,15 +182,16 @@ impl SolveError {
 }
 
 /// The one mapping from domain errors to statuses. A bad puzzle also carries `google.rpc.BadRequest`
-/// details naming the `puzzle` field, for clients that read rich errors.
+/// details naming the field at fault (`puzzle`, `box_rows` or `symbols`), for clients that read rich
+/// errors.
 impl From<SolveError> for Status {
     fn from(err: SolveError) -> Status {
         let (code, message) = (err.code(), err.to_string());
         match err {
-            SolveError::Puzzle(_) => Status::with_error_details(
+            SolveError::Puzzle(e) => Status::with_error_details(
                 code,
                 message.clone(),
-                ErrorDetails::with_bad_request_violation("puzzle", message),
+                ErrorDetails::with_bad_request_violation(faulty_field(&e), message),
             ),
             _ => Status::new(code, message),
         }
@@ -261,7 +290,7 @@ impl Sudoku {
     async fn run(
         &self,
         slot: OwnedSemaphorePermit,
-        puzzle: Grid,
+        read: Read,
         job: Job,
     ) -> Result<Solved, SolveError> {
         let cancel = Arc::new(AtomicBool::new(false));
@@ -270,7 +299,7 @@ impl Sudoku {
         let task = tokio::task::spawn_blocking(move || {
             let _slot = slot;
             let _solving = metrics.in_flight();
-            solve_guarded(&puzzle, job, &cancel, &metrics)
+            solve_guarded(&read, job, &cancel, &metrics)
         });
         task.await
             .map_err(|e| SolveError::Internal(e.to_string()))?
@@ -425,12 +454,14 @@ impl Sudoku {
             puzzle: text,
             skip_uniqueness_check,
             max_guesses,
-            ..
+            box_rows,
+            box_cols,
+            symbols,
         } = request;
         let job = self.job(skip_uniqueness_check, max_guesses);
-        let result = Grid::parse_puzzle(&text)
+        let result = read_puzzle(&text, box_rows, box_cols, &symbols)
             .map_err(SolveError::Puzzle)
-            .and_then(|puzzle| solve_guarded(&puzzle, job, cancel, &self.metrics));
+            .and_then(|read| solve_guarded(&read, job, cancel, &self.metrics));
         // The puzzle's text is as long as its solution: its buffer takes the solution.
         respond(index, id, result, text)
     }
@@ -455,6 +486,8 @@ fn respond(
             response.verdict = answer.verdict;
             response.solution = answer.solution;
             response.stats = answer.stats;
+            response.box_rows = answer.box_rows;
+            response.box_cols = answer.box_cols;
         }
         Err(e) => {
             // Only the puzzle's own faults make it INVALID; a failure of ours is no verdict.
@@ -473,7 +506,7 @@ fn respond(
 /// flight meanwhile. A panic in the solver, which
 /// would be our bug, becomes an error for this one puzzle instead of taking others down with it.
 fn solve_guarded(
-    puzzle: &Grid,
+    read: &Read,
     job: Job,
     cancel: &AtomicBool,
     metrics: &Metrics,
@@ -483,6 +516,7 @@ fn solve_guarded(
         max_guesses: Some(job.max_guesses),
         cancel: Some(cancel),
     };
+    let puzzle = &read.grid;
     let start = Instant::now();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         solver::solve(puzzle, &options)
@@ -490,7 +524,12 @@ fn solve_guarded(
     .map_err(|_| SolveError::Internal(format!("the solver failed on {puzzle}")))?;
     let elapsed = start.elapsed();
     metrics.solve_time(elapsed);
-    Ok(Solved { outcome, elapsed })
+    Ok(Solved {
+        outcome,
+        elapsed,
+        shape: puzzle.shape(),
+        symbols: read.symbols,
+    })
 }
 
 impl From<Verdict> for proto::Verdict {
@@ -514,20 +553,28 @@ impl From<Solved> for SolveResponse {
 }
 
 impl Solved {
-    /// The answer, its solution (if any) written into `spare`'s buffer.
+    /// The answer, its solution (if any) written in the request's alphabet, one symbol a cell, into
+    /// `spare`'s buffer.
     fn into_response(self, spare: String) -> SolveResponse {
-        let Solved { outcome, elapsed } = self;
+        let Solved {
+            outcome,
+            elapsed,
+            shape,
+            symbols,
+        } = self;
         SolveResponse {
             verdict: proto::Verdict::from(outcome.verdict).into(),
             solution: outcome
                 .solution
-                .map(|grid| grid.write_line(spare))
+                .map(|grid| symbols.write_into(&grid, spare))
                 .unwrap_or_default(),
+            // At most 12 each.
+            box_rows: shape.box_rows() as u32,
+            box_cols: shape.box_cols() as u32,
             stats: Some(SolveStats {
                 guesses: outcome.stats.guesses,
                 solve_time_ns: u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX),
             }),
-            ..Default::default()
         }
     }
 }
@@ -554,9 +601,14 @@ impl SudokuService for Sudoku {
             let request = request.into_inner();
             let job = self.job(request.skip_uniqueness_check, request.max_guesses);
             let work = async {
-                let puzzle = Grid::parse_puzzle(&request.puzzle)?;
+                let read = read_puzzle(
+                    &request.puzzle,
+                    request.box_rows,
+                    request.box_cols,
+                    &request.symbols,
+                )?;
                 let slot = self.unary_slot().await?;
-                self.run(slot, puzzle, job).await
+                self.run(slot, read, job).await
             };
             let result = match deadline {
                 // Gone before it began: do no work at all.
