@@ -226,10 +226,9 @@ fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let mut tally = Tally::default();
     for line in input.lines() {
         let line = line?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
+        let Some(text) = crate::puzzles::puzzle_text(&line) else {
             continue;
-        }
+        };
         let (answer, kind) = answer_line(text, mode, args.max_guesses);
         tally.add(kind);
         writeln!(out, "{answer}")?;

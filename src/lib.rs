@@ -20,6 +20,7 @@ pub mod load;
 pub mod metrics;
 mod pool;
 pub mod proto;
+pub mod puzzles;
 pub mod server;
 pub mod service;
 pub mod telemetry;

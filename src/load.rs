@@ -87,6 +87,13 @@ pub struct MixedArgs {
     /// Use only the first N puzzles of the stream file.
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Then measure again with this many more SolveBatch streams connected that send puzzles of the
+    /// stream file and never read an answer, as stuck or hostile clients do.
+    #[arg(long, default_value_t = 0)]
+    pub stalled: usize,
+    /// How long the probes run alone first: the baseline of the same run.
+    #[arg(long, default_value = "3s", value_parser = humantime::parse_duration)]
+    pub alone: Duration,
 }
 
 /// Arguments of `load batch`.
@@ -196,21 +203,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     result
 }
 
-/// Reads a file's puzzle lines (blank and `#` lines skipped), at most `limit` of them.
+/// Reads a file's puzzles (see [`crate::puzzles`]), at most `limit` of them.
 fn read_lines(path: &Path, limit: Option<usize>) -> anyhow::Result<Vec<String>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let lines: Vec<String> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .take(limit.unwrap_or(usize::MAX))
-        .map(str::to_owned)
-        .collect();
-    if lines.is_empty() {
-        bail!("{} holds no puzzles", path.display());
-    }
-    Ok(lines)
+    let lines = crate::puzzles::read(path, limit)?;
+    Ok(lines.into_iter().map(|line| line.text).collect())
 }
 
 /// Throughput in puzzles per second.
@@ -818,11 +814,68 @@ async fn load_unary(url: &str, place: &str, args: &UnaryArgs) -> anyhow::Result<
     })
 }
 
-async fn load_mixed(url: &str, place: &str, args: &MixedArgs) -> anyhow::Result<ExitCode> {
-    let puzzles = Arc::new(read_lines(&args.file, args.limit)?);
-    let probe_puzzles = probes(args.probe_file.as_deref())?;
-    let streams = args.streams.max(1);
-    // The probes have a connection of their own, as a separate client would.
+/// SolveBatch streams that send puzzles and never read an answer, each on its own connection with
+/// a small receive window, so the server soon has to stop sending to them.
+struct StalledStreams {
+    _answers: Vec<Streaming<SolveBatchResponse>>,
+    taken: Arc<AtomicU64>,
+}
+
+impl StalledStreams {
+    async fn open(url: &str, puzzles: &Arc<Vec<String>>, count: usize) -> anyhow::Result<Self> {
+        let taken = Arc::new(AtomicU64::new(0));
+        let mut answers = Vec::new();
+        for _ in 0..count {
+            let channel = tonic::transport::Endpoint::from_shared(url.to_owned())?
+                .initial_stream_window_size(16 * 1024)
+                .initial_connection_window_size(16 * 1024)
+                .connect()
+                .await
+                .with_context(|| format!("cannot connect to {url}"))?;
+            let (puzzles, taken) = (puzzles.clone(), taken.clone());
+            let requests = futures::stream::iter((0..puzzles.len()).map(move |i| {
+                taken.fetch_add(1, Ordering::Relaxed);
+                SolveBatchRequest {
+                    id: i.to_string(),
+                    puzzle: puzzles[i].clone(),
+                    ..Default::default()
+                }
+            }));
+            let response = SudokuServiceClient::new(channel)
+                .solve_batch(requests)
+                .await
+                .map_err(|status| anyhow!("{url}: SolveBatch failed: {}", describe(&status)))?;
+            answers.push(response.into_inner());
+        }
+        Ok(StalledStreams {
+            _answers: answers,
+            taken,
+        })
+    }
+
+    /// Waits until the server takes no more of their requests: they are stalled.
+    async fn settle(&self) {
+        let mut last = u64::MAX;
+        loop {
+            let taken = self.taken.load(Ordering::Relaxed);
+            if taken == last {
+                return;
+            }
+            last = taken;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    }
+}
+
+/// One phase of `load mixed`: the streams run through the puzzles while one client probes with
+/// sequential unary calls. Returns a row of the table and whether any answer was wrong or missing.
+async fn mixed_phase(
+    url: &str,
+    name: &str,
+    puzzles: &Arc<Vec<String>>,
+    streams: usize,
+    probes: &Probes,
+) -> anyhow::Result<(Vec<String>, bool)> {
     let probe_channel = connect(url).await?;
     let batch = {
         let (url, puzzles) = (url.to_owned(), puzzles.clone());
@@ -830,25 +883,103 @@ async fn load_mixed(url: &str, place: &str, args: &MixedArgs) -> anyhow::Result<
     };
     let probing = unary_client(
         SudokuServiceClient::new(probe_channel),
-        probe_puzzles,
+        probes.clone(),
         Arc::default(),
         |_| !batch.is_finished(),
         false,
     )
     .await;
     let (answers, wall) = batch.await.context("the SolveBatch streams failed")??;
-    let (tally, wrong, problems) = check_answers(&puzzles, &answers);
+    let (tally, wrong, problems) = check_answers(puzzles, &answers);
+    println!("{name}: SolveBatch answers: {tally}; {wrong} wrong");
+    for problem in problems {
+        println!("  {problem}");
+    }
+    let row = probe_row(name, Some((puzzles.len(), wall)), probing);
+    Ok((row.0, row.1 || wrong > 0))
+}
+
+/// A table row of unary probe figures, after the batch figures if any; and whether a probe failed.
+fn probe_row(
+    name: &str,
+    batch: Option<(usize, Duration)>,
+    probing: ClientFigures,
+) -> (Vec<String>, bool) {
     let probes = ClientFigures::merge(vec![probing]);
-    println!(
-        "mixed load: {place}, {streams} SolveBatch stream{} of {} with sequential unary Solve probes",
-        if streams == 1 { "" } else { "s" },
-        file_name(&args.file)
-    );
-    println!();
     let [p50, p99, max] = probes.latency_cells();
+    let (rate_cell, time_cell) = match batch {
+        Some((count, wall)) => (format!("{:.0}", rate(count, wall)), seconds(wall)),
+        None => ("-".to_owned(), "-".to_owned()),
+    };
+    let failed = probes.errors() > 0 || probes.wrong > 0;
+    if failed {
+        print!("{name}: unary ");
+        probes.print_outcome();
+    }
+    let row = vec![
+        name.to_owned(),
+        rate_cell,
+        time_cell,
+        probes.latencies.len().to_string(),
+        p50,
+        p99,
+        max,
+        probes.errors().to_string(),
+    ];
+    (row, failed)
+}
+
+async fn load_mixed(url: &str, place: &str, args: &MixedArgs) -> anyhow::Result<ExitCode> {
+    let puzzles = Arc::new(read_lines(&args.file, args.limit)?);
+    let probe_puzzles = probes(args.probe_file.as_deref())?;
+    let streams = args.streams.max(1);
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    println!(
+        "mixed load: {place}; {streams} SolveBatch stream{} of {} ({} puzzles); one client probing \
+         with sequential unary Solve calls of {}",
+        s(streams),
+        file_name(&args.file),
+        puzzles.len(),
+        args.probe_file
+            .as_deref()
+            .map_or_else(|| "the classic puzzle".to_owned(), file_name),
+    );
+    let mut rows = Vec::new();
+    let mut failed = false;
+
+    let until = Instant::now() + args.alone;
+    let alone = unary_client(
+        SudokuServiceClient::new(connect(url).await?),
+        probe_puzzles.clone(),
+        Arc::default(),
+        |_| Instant::now() < until,
+        false,
+    )
+    .await;
+    let (row, probe_failed) = probe_row("probes alone", None, alone);
+    rows.push(row);
+    failed |= probe_failed;
+
+    let name = format!("{streams} stream{}", s(streams));
+    let (row, phase_failed) = mixed_phase(url, &name, &puzzles, streams, &probe_puzzles).await?;
+    rows.push(row);
+    failed |= phase_failed;
+
+    if args.stalled > 0 {
+        let stalled = StalledStreams::open(url, &puzzles, args.stalled).await?;
+        stalled.settle().await;
+        let name = format!("{name} + {} stalled", args.stalled);
+        let (row, phase_failed) =
+            mixed_phase(url, &name, &puzzles, streams, &probe_puzzles).await?;
+        rows.push(row);
+        failed |= phase_failed;
+        drop(stalled);
+    }
+
+    println!();
     print_table(
         &[
-            "batch puzzles",
+            "phase",
             "SolveBatch boards/s",
             "time",
             "unary calls",
@@ -857,25 +988,9 @@ async fn load_mixed(url: &str, place: &str, args: &MixedArgs) -> anyhow::Result<
             "unary max",
             "unary errors",
         ],
-        &[vec![
-            puzzles.len().to_string(),
-            format!("{:.0}", rate(puzzles.len(), wall)),
-            seconds(wall),
-            probes.latencies.len().to_string(),
-            p50,
-            p99,
-            max,
-            probes.errors().to_string(),
-        ]],
+        &rows,
     );
-    println!();
-    println!("SolveBatch answers by verdict: {tally}; {wrong} wrong");
-    for problem in problems {
-        println!("  {problem}");
-    }
-    print!("unary ");
-    probes.print_outcome();
-    Ok(if probes.errors() > 0 || probes.wrong > 0 || wrong > 0 {
+    Ok(if failed {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

@@ -259,3 +259,33 @@ async fn a_deadline_stops_a_solve_in_the_middle() {
     let answer = client.solve(solve_request(CLASSIC)).await.unwrap();
     assert_eq!(answer.into_inner().solution, CLASSIC_SOLUTION);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_unary_call_is_counted_and_stops_its_solve() {
+    let server = TestServer::start_with(|c| c.max_concurrent_solves = 1).await;
+    let mut client = server.client().await;
+    let (started, solving) = tokio::sync::oneshot::channel();
+    let call = tokio::spawn(async move {
+        let _ = started.send(());
+        client.solve(solve_request(SLOW_UNSOLVABLE)).await
+    });
+    solving.await.unwrap();
+    wait_for_metric(&server, SOLVING, 1.0).await;
+    // The client gives up: its call is dropped, and h2 resets the stream.
+    call.abort();
+    wait_for_metric(
+        &server,
+        "sudoku_rpc_requests_total{method=\"Solve\",code=\"Cancelled\"}",
+        1.0,
+    )
+    .await;
+    wait_for_metric(
+        &server,
+        "sudoku_puzzles_cut_off_total{reason=\"cancelled\"}",
+        1.0,
+    )
+    .await;
+    wait_for_metric(&server, SOLVING, 0.0).await;
+    let text = server.metrics().await;
+    assert!(!text.contains("VERDICT_UNSPECIFIED"), "{text}");
+}
