@@ -10,6 +10,8 @@
 pub use sudoku_core::grid;
 /// The domain core's solvers, re-exported.
 pub use sudoku_core::solver;
+/// The domain core's canonical (min-lex) form, re-exported.
+pub use sudoku_core::canonicalization;
 
 pub mod bench;
 pub mod cli;
