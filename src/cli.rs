@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
+use crate::canonicalization::canonicalize;
 use crate::client::{FormatArgs, Tally};
 use crate::config::{ServeArgs, ServerConfig};
 use crate::grid::Grid;
@@ -22,6 +23,7 @@ use sudoku_core::text::Format;
     after_help = "Examples:\n  sudoku-grpc serve                       # listen on 0.0.0.0:50051\n  \
                   sudoku-grpc serve --addr 127.0.0.1:6000\n  \
                   sudoku-grpc solve puzzles.txt > solutions.txt\n  \
+                  sudoku-grpc canon puzzles.txt > keys.txt\n  \
                   sudoku-grpc health --addr http://127.0.0.1:50051"
 )]
 pub struct Cli {
@@ -49,6 +51,16 @@ enum Command {
                             | sudoku-grpc solve"
     )]
     Solve(SolveArgs),
+
+    /// Print each puzzle's canonical (min-lex) key locally, without a server: one puzzle per line in,
+    /// `<key> <transform>` per line out (see `sudoku.v1.CanonicalizeResponse` for the transform's
+    /// form), or `invalid <what is wrong and where>`. Blank lines and `#` lines are skipped; the exit
+    /// code is 1 if any line was invalid.
+    #[command(
+        after_help = "Examples:\n  sudoku-grpc canon puzzles.txt > keys.txt\n  \
+                            sort -u -k1,1 keys.txt | wc -l     # puzzles distinct up to symmetry"
+    )]
+    Canon(CanonArgs),
 
     /// Benchmark the solver in-process on puzzle files, verifying every answer, beside the textbook
     /// backtracking baseline measured in the same run.
@@ -89,6 +101,12 @@ struct SolveArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct CanonArgs {
+    /// File of puzzles, one per line; `-` or nothing for stdin.
+    file: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
 struct BenchArgs {
     /// Files of puzzles, one per line (`#` lines are comments).
     #[arg(required = true)]
@@ -102,6 +120,10 @@ struct BenchArgs {
     /// The most time the baseline may spend on one puzzle.
     #[arg(long, default_value = "20ms", value_parser = humantime::parse_duration)]
     baseline_cap: Duration,
+    /// Measure the canonical form (Canonicalize) instead of the solver; the baseline is the brute
+    /// force on `--baseline-sample / 10` puzzles per file.
+    #[arg(long)]
+    canon: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -127,6 +149,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(config) => run_async(serve(config)),
         Command::Solve(args) => solve_lines(&args),
+        Command::Canon(args) => canon_lines(&args),
         Command::Bench(args) => bench(args),
         Command::Client(args) => run_async(crate::client::run(args)),
         Command::Load(args) => run_async(crate::load::run(args)),
@@ -161,6 +184,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    if args.canon {
+        let sample = args.baseline_sample / 10;
+        crate::bench::canon::run(&args.files, sample, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let options = crate::bench::BenchOptions {
         threads: args.threads.max(1),
         baseline_sample: args.baseline_sample,
@@ -228,15 +256,49 @@ fn answer_line(
     }
 }
 
-fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let input: Box<dyn BufRead> = match &args.file {
+/// The puzzle lines of `file`, or of stdin for `-` or nothing.
+fn open_input(file: Option<&PathBuf>) -> anyhow::Result<Box<dyn BufRead>> {
+    Ok(match file {
         None => Box::new(std::io::stdin().lock()),
         Some(path) if path.as_os_str() == "-" => Box::new(std::io::stdin().lock()),
         Some(path) => Box::new(std::io::BufReader::new(
             std::fs::File::open(path)
                 .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?,
         )),
-    };
+    })
+}
+
+fn canon_lines(args: &CanonArgs) -> anyhow::Result<ExitCode> {
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut invalid = false;
+    for line in open_input(args.file.as_ref())?.lines() {
+        let line = line?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        // Read as Solve and the service read, then refused if not 9x9: the same words either way.
+        let answer = Grid::read(text, &Format::default())
+            .map_err(|e| e.to_string())
+            .and_then(|read| canonicalize(&read.grid).map_err(|e| e.to_string()));
+        match answer {
+            Ok(canonical) => writeln!(out, "{} {}", canonical.key(), canonical.transform)?,
+            Err(e) => {
+                invalid = true;
+                writeln!(out, "invalid {e}")?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if invalid {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    let input = open_input(args.file.as_ref())?;
     let mode = if args.skip_uniqueness_check {
         Mode::FirstSolution
     } else {

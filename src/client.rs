@@ -24,7 +24,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::proto::sudoku_service_client::SudokuServiceClient;
-use crate::proto::{SolveBatchRequest, SolveRequest, Verdict};
+use crate::proto::{CanonicalizeRequest, SolveBatchRequest, SolveRequest, Verdict};
 
 /// Puzzles per chunk when a file is spread over several endpoints.
 pub const CHUNK: u64 = 256;
@@ -41,6 +41,7 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 #[command(after_help = "Examples:\n  sudoku-grpc client solve \
     53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n  \
     sudoku-grpc client --server http://10.0.0.7:50051 batch puzzles.txt > solutions.txt\n  \
+    sudoku-grpc client canon puzzles.txt > keys.txt\n  \
     sudoku-grpc client --server http://a:50051 --server http://b:50051 batch puzzles.txt\n  \
     sudoku-grpc client --server http://sudoku-headless.default.svc:50051 batch - < puzzles.txt")]
 pub struct Args {
@@ -75,6 +76,17 @@ pub enum Command {
     /// one answer line per puzzle in order, and a summary by verdict on stderr. Exit 1 if any puzzle
     /// was invalid.
     Batch(BatchArgs),
+    /// Canonicalize each puzzle of a file (one per line; blank and `#` lines skipped) through the
+    /// server; prints `<key> <transform>` per puzzle in order, as the local `canon` command does, or
+    /// `invalid <why>`. Exit 1 if any puzzle was invalid.
+    Canon(CanonArgs),
+}
+
+/// Arguments of `client canon`.
+#[derive(Debug, clap::Args)]
+pub struct CanonArgs {
+    /// File of puzzles, one per line; `-` or nothing for stdin.
+    pub file: Option<PathBuf>,
 }
 
 /// Arguments of `client solve`.
@@ -148,6 +160,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         match &args.command {
             Command::Solve(solve) => solve_one(&args, solve).await,
             Command::Batch(batch) => solve_batch(&args, batch).await,
+            Command::Canon(canon) => canonicalize_lines(&args, canon).await,
         }
     };
     match args.timeout {
@@ -328,6 +341,66 @@ async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
         }
         Err(status) => Err(anyhow!("{url}: Solve failed: {}", describe(&status))),
     }
+}
+
+/// How many Canonicalize calls `client canon` keeps in flight on its connection.
+const CANON_IN_FLIGHT: usize = 16;
+
+async fn canonicalize_lines(args: &Args, canon: &CanonArgs) -> anyhow::Result<ExitCode> {
+    use futures::stream::{self, StreamExt};
+    let endpoints = resolve(&args.servers).await?;
+    let url = &endpoints[0];
+    let client = SudokuServiceClient::new(connect(url).await?);
+    let text = match &canon.file {
+        Some(path) if path.as_os_str() != "-" => tokio::fs::read_to_string(path)
+            .await
+            .with_context(|| format!("cannot read {}", path.display()))?,
+        _ => {
+            let mut text = String::new();
+            tokio::io::AsyncReadExt::read_to_string(&mut tokio::io::stdin(), &mut text)
+                .await
+                .context("cannot read stdin")?;
+            text
+        }
+    };
+    let lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'));
+    let mut answers = stream::iter(lines)
+        .map(|line| {
+            let mut client = client.clone();
+            let mut request = tonic::Request::new(CanonicalizeRequest {
+                puzzle: line.to_owned(),
+            });
+            let decorated = decorate(&mut request, args);
+            async move {
+                decorated?;
+                anyhow::Ok(client.canonicalize(request).await)
+            }
+        })
+        .buffered(CANON_IN_FLIGHT);
+    let mut out = std::io::BufWriter::new(std::io::stdout());
+    let mut invalid = false;
+    while let Some(answer) = answers.next().await {
+        match answer? {
+            Ok(answer) => {
+                let answer = answer.into_inner();
+                writeln!(out, "{} {}", answer.canonical, answer.transform)?;
+            }
+            Err(status) if status.code() == tonic::Code::InvalidArgument => {
+                invalid = true;
+                writeln!(out, "invalid {}", status.message())?;
+            }
+            Err(status) => bail!("{url}: Canonicalize failed: {}", describe(&status)),
+        }
+    }
+    out.flush()?;
+    Ok(if invalid {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Reads puzzle lines from `input` and deals them to `senders` in chunks of [`CHUNK`], numbering

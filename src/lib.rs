@@ -6,6 +6,8 @@
 //! [`server::serve`] entry that `main` and the tests share.
 #![warn(missing_docs)]
 
+/// The domain core's canonical (min-lex) form, re-exported.
+pub use sudoku_core::canonicalization;
 /// The domain core's grids and text formats, re-exported: the service speaks in them.
 pub use sudoku_core::grid;
 /// The domain core's solvers, re-exported.

@@ -330,3 +330,37 @@ async fn local_solve_answers_each_line_and_flags_invalid_ones() {
         "{stderr}"
     );
 }
+
+/// `canon` locally and `client canon` through a server print the same lines: key and transform per
+/// puzzle, `invalid ...` for a bad line, and exit 1 then.
+#[tokio::test]
+async fn canon_prints_keys_locally_and_through_a_server() {
+    let server = TestServer::start().await;
+    let (puzzles, mut file) = input(20);
+    file.push_str("not a puzzle\n");
+    let local = run(args(&["canon", "-"]), Some(file.clone())).await;
+    let remote = run(
+        args(&["client", "--server", &server.url(), "canon", "-"]),
+        Some(file),
+    )
+    .await;
+    assert_eq!(local.status.code(), Some(1), "{}", text(&local.stderr));
+    assert_eq!(remote.status.code(), Some(1), "{}", text(&remote.stderr));
+    assert_eq!(text(&local.stdout), text(&remote.stdout));
+    let stdout = text(&local.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), puzzles.len() + 1);
+    for (puzzle, line) in puzzles.iter().zip(&lines) {
+        let (key, transform) = line.split_once(' ').expect("key and transform");
+        let transform: sudoku_grpc::canonicalization::Transform = transform.parse().unwrap();
+        let grid = sudoku_grpc::grid::Grid::parse(puzzle).unwrap();
+        assert_eq!(
+            transform.apply(&grid).unwrap().to_string(),
+            key.replace('0', ".")
+        );
+    }
+    assert!(
+        lines[puzzles.len()].starts_with("invalid invalid character 'n'"),
+        "{stdout}"
+    );
+}

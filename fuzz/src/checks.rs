@@ -6,6 +6,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use sudoku_core::canonicalization::{Transform, canonicalize};
 use sudoku_core::grid::{Grid, ParseError, PuzzleError, Shape};
 use sudoku_core::solver::{self, Mode, Options, Outcome, Verdict};
 
@@ -374,4 +375,79 @@ fn check_modes_agree(puzzle: &Grid, unique: &Outcome, first: &Outcome) {
             "{puzzle:?}: {unique:?} vs {first:?}"
         );
     }
+}
+
+/// Canonicalize target: arbitrary bytes as the request's text (lossily decoded), as the service reads
+/// it; text that does not read as a grid is taken one byte a cell (`byte % 10`, missing bytes blank),
+/// so that every input also canonicalises some grid, clashes and all. Nothing may panic; the transform
+/// must map the grid onto its key, read back from its own text and invert; the key must be its own
+/// key and no larger than the grid; and an image of the grid under a transform drawn from the input
+/// must have the same key.
+pub fn check_canonicalize(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let grid = Grid::parse(&text).unwrap_or_else(|_| {
+        let mut cells = vec![0u8; 81];
+        for (cell, &byte) in cells.iter_mut().zip(data) {
+            *cell = byte % 10;
+        }
+        Grid::from_cells(Shape::NINE, cells).expect("values 0-9")
+    });
+    let canonical = canonicalize(&grid).expect("a 9x9 grid has a key");
+    let key = &canonical.grid;
+    assert_eq!(canonical.transform.apply(&grid).as_ref(), Ok(key), "{grid}");
+    assert_eq!(canonical.transform.inverse().apply(key).as_ref(), Ok(&grid));
+    let text = canonical.transform.to_string();
+    assert_eq!(text.parse::<Transform>(), Ok(canonical.transform));
+    assert!(key.cells() <= grid.cells(), "{key} is larger than {grid}");
+    assert_eq!(key.givens(), grid.givens());
+    assert_eq!(key.check_givens().is_ok(), grid.check_givens().is_ok());
+    assert_eq!(
+        canonicalize(key).map(|c| c.grid).as_ref(),
+        Ok(key),
+        "{key} is not its own key"
+    );
+    let shuffle = transform_from(data);
+    let image = shuffle.apply(&grid).expect("a 9x9 grid");
+    assert_eq!(
+        canonicalize(&image).map(|c| c.grid).as_ref(),
+        Ok(key),
+        "{shuffle} of {grid}"
+    );
+}
+
+/// A group element drawn from the input's bytes (a hash of them seeds a small generator).
+fn transform_from(data: &[u8]) -> Transform {
+    let mut state = data.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    }) | 1;
+    let mut next = |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound as u64) as usize
+    };
+    let mut shuffle = |items: &mut [u8]| {
+        for i in (1..items.len()).rev() {
+            items.swap(i, next(i + 1));
+        }
+    };
+    let mut block_perm = || {
+        let mut outer = [0u8, 1, 2];
+        shuffle(&mut outer);
+        let mut perm = [0u8; 9];
+        for (block, &source) in outer.iter().enumerate() {
+            let mut inner = [0u8, 1, 2];
+            shuffle(&mut inner);
+            for (i, &within) in inner.iter().enumerate() {
+                perm[3 * block + i] = 3 * source + within;
+            }
+        }
+        perm
+    };
+    let (rows, cols) = (block_perm(), block_perm());
+    let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+    shuffle(&mut digits);
+    let transpose = next(2) == 1;
+    Transform::new(transpose, rows, cols, digits)
+        .expect("block permutations and a digit permutation")
 }

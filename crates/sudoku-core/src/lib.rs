@@ -55,6 +55,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod canonicalization;
 pub mod grid;
 pub mod solver;
 pub mod symbols;
