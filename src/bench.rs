@@ -16,7 +16,8 @@ use crate::solver::{self, Mode, Options, Outcome, Verdict};
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
     /// Worker threads the puzzles of a file are split across; 1 (the default) measures single-thread
-    /// latency, more measures throughput.
+    /// latency, more measures throughput, and then the same puzzles run on one thread too so the
+    /// report gives the scaling ratio.
     pub threads: usize,
     /// The modes to measure, in order. Default: [`Mode::ProveUnique`], then [`Mode::FirstSolution`].
     pub modes: Vec<Mode>,
@@ -66,7 +67,8 @@ pub enum BenchError {
         /// The file.
         path: PathBuf,
     },
-    /// A solver gave a wrong or unexpected answer: the benchmark sets have unique solutions.
+    /// A solver gave a wrong or unexpected answer (a verdict other than the file calls for, or a grid
+    /// that does not solve the puzzle).
     #[error("{}:{line}: {solver} ({mode}) answered wrongly: {reason}", .path.display())]
     WrongAnswer {
         /// The file.
@@ -91,15 +93,30 @@ struct Puzzle {
     grid: Grid,
 }
 
+/// The comment line that marks a file whose every puzzle has several solutions (as
+/// `scripts/several-solutions.sh` writes); other files must have unique solutions.
+pub const SEVERAL_SOLUTIONS_MARK: &str = "# expect: several solutions";
+
+/// One file's puzzles and what the uniqueness check must say of each.
+struct PuzzleFile {
+    puzzles: Vec<Puzzle>,
+    /// [`Verdict::Unique`], or [`Verdict::Multiple`] for a file with [`SEVERAL_SOLUTIONS_MARK`].
+    unique_verdict: Verdict,
+}
+
 /// Reads one file's puzzles: one per line; blank lines and `#` comments skipped.
-fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, BenchError> {
+fn read_puzzles(path: &Path) -> Result<PuzzleFile, BenchError> {
     let text = std::fs::read_to_string(path).map_err(|source| BenchError::Read {
         path: path.to_owned(),
         source,
     })?;
     let mut puzzles = Vec::new();
+    let mut unique_verdict = Verdict::Unique;
     for (index, line) in text.lines().enumerate() {
         let trimmed = line.trim();
+        if trimmed == SEVERAL_SOLUTIONS_MARK {
+            unique_verdict = Verdict::Multiple;
+        }
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
@@ -118,7 +135,10 @@ fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, BenchError> {
             path: path.to_owned(),
         });
     }
-    Ok(puzzles)
+    Ok(PuzzleFile {
+        puzzles,
+        unique_verdict,
+    })
 }
 
 fn mode_name(mode: Mode) -> &'static str {
@@ -202,10 +222,17 @@ fn solve_all(
     (results, start.elapsed())
 }
 
-/// Checks our answer to one puzzle of a unique-solution set.
-fn check(path: &Path, puzzle: &Puzzle, mode: Mode, outcome: &Outcome) -> Result<(), BenchError> {
+/// Checks our answer to one puzzle: the verdict the file calls for (`unique_verdict` in uniqueness
+/// mode) and a solution that solves the puzzle.
+fn check(
+    path: &Path,
+    puzzle: &Puzzle,
+    mode: Mode,
+    unique_verdict: Verdict,
+    outcome: &Outcome,
+) -> Result<(), BenchError> {
     let expected = match mode {
-        Mode::ProveUnique => Verdict::Unique,
+        Mode::ProveUnique => unique_verdict,
         Mode::FirstSolution => Verdict::Solved,
     };
     let reason = if outcome.verdict != expected {
@@ -242,13 +269,22 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<(), BenchError> {
     let threads = options.threads.max(1);
+    writeln!(out, "solver code path: {}\n", solver::code_path())?;
     for path in files {
-        let puzzles = read_puzzles(path)?;
+        let PuzzleFile {
+            puzzles,
+            unique_verdict,
+        } = read_puzzles(path)?;
         writeln!(
             out,
-            "{}: {} puzzles, {} thread{}",
+            "{}: {} puzzles{}, {} thread{}",
             path.display(),
             puzzles.len(),
+            if unique_verdict == Verdict::Multiple {
+                " (several solutions each)"
+            } else {
+                ""
+            },
             threads,
             if threads == 1 { "" } else { "s" }
         )?;
@@ -265,10 +301,19 @@ pub fn run(
             "guesses/puzzle"
         )?;
         let mut per_mode: Vec<(Mode, Vec<Duration>)> = Vec::new();
+        let mut scaling = Vec::new();
         for &mode in &options.modes {
             let (results, wall) = solve_all(&puzzles, mode, threads);
             for (puzzle, (_, outcome)) in puzzles.iter().zip(&results) {
-                check(path, puzzle, mode, outcome)?;
+                check(path, puzzle, mode, unique_verdict, outcome)?;
+            }
+            if threads > 1 {
+                // The same puzzles on one thread, right after, for the scaling ratio.
+                let (single, single_wall) = solve_all(&puzzles, mode, 1);
+                for (puzzle, (_, outcome)) in puzzles.iter().zip(&single) {
+                    check(path, puzzle, mode, unique_verdict, outcome)?;
+                }
+                scaling.push((mode, wall, single_wall));
             }
             let times_in_order: Vec<Duration> = results.iter().map(|(t, _)| *t).collect();
             let mut times = times_in_order.clone();
@@ -292,6 +337,17 @@ pub fn run(
                 figures.guesses as f64 / figures.puzzles as f64
             )?;
             per_mode.push((mode, times_in_order));
+        }
+        for (mode, wall, single_wall) in scaling {
+            writeln!(
+                out,
+                "  {threads} threads against 1 on the same puzzles, {}: {:.2}x the throughput \
+                 ({:.0} against {:.0} puzzles/s)",
+                mode_name(mode),
+                single_wall.as_secs_f64() / wall.as_secs_f64().max(1e-12),
+                puzzles.len() as f64 / wall.as_secs_f64(),
+                puzzles.len() as f64 / single_wall.as_secs_f64(),
+            )?;
         }
         if options.baseline_sample > 0 {
             run_baseline(path, &puzzles, &per_mode, options, out)?;
