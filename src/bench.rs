@@ -43,14 +43,9 @@ impl Default for BenchOptions {
 /// Why a benchmark could not run or failed its checks.
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
-    /// A puzzle file could not be read.
-    #[error("cannot read {}: {source}", .path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        source: io::Error,
-    },
+    /// A puzzle file could not be read, or holds no puzzles.
+    #[error(transparent)]
+    File(#[from] crate::puzzles::PuzzleFileError),
     /// A line of a puzzle file is not a 9x9 puzzle.
     #[error("{}:{line}: {source}", .path.display())]
     BadLine {
@@ -60,12 +55,6 @@ pub enum BenchError {
         line: usize,
         /// Why it could not be read.
         source: ParseError,
-    },
-    /// A file holds no puzzles.
-    #[error("{} holds no puzzles", .path.display())]
-    NoPuzzles {
-        /// The file.
-        path: PathBuf,
     },
     /// A solver gave a wrong or unexpected answer (a verdict other than the file calls for, or a grid
     /// that does not solve the puzzle).
@@ -104,41 +93,42 @@ struct PuzzleFile {
     unique_verdict: Verdict,
 }
 
-/// Reads one file's puzzles: one per line; blank lines and `#` comments skipped.
+/// Reads one file's puzzles (see [`crate::puzzles`]); each must be a 9x9 grid.
 fn read_puzzles(path: &Path) -> Result<PuzzleFile, BenchError> {
-    let text = std::fs::read_to_string(path).map_err(|source| BenchError::Read {
-        path: path.to_owned(),
-        source,
-    })?;
-    let mut puzzles = Vec::new();
-    let mut unique_verdict = Verdict::Unique;
-    for (index, line) in text.lines().enumerate() {
-        let trimmed = line.trim();
-        if trimmed == SEVERAL_SOLUTIONS_MARK {
-            unique_verdict = Verdict::Multiple;
-        }
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let grid = Grid::parse(trimmed).map_err(|source| BenchError::BadLine {
-            path: path.to_owned(),
-            line: index + 1,
-            source,
-        })?;
-        puzzles.push(Puzzle {
-            line: index + 1,
-            grid,
-        });
-    }
-    if puzzles.is_empty() {
-        return Err(BenchError::NoPuzzles {
-            path: path.to_owned(),
-        });
-    }
+    let puzzles = crate::puzzles::read(path, None)?
+        .into_iter()
+        .map(|line| {
+            let grid = Grid::parse(&line.text).map_err(|source| BenchError::BadLine {
+                path: path.to_owned(),
+                line: line.number,
+                source,
+            })?;
+            Ok(Puzzle {
+                line: line.number,
+                grid,
+            })
+        })
+        .collect::<Result<Vec<_>, BenchError>>()?;
     Ok(PuzzleFile {
         puzzles,
-        unique_verdict,
+        unique_verdict: if has_several_solutions_mark(path) {
+            Verdict::Multiple
+        } else {
+            Verdict::Unique
+        },
     })
+}
+
+/// Whether the comment lines heading the file at `path` (read just before, so it exists) include
+/// [`SEVERAL_SOLUTIONS_MARK`].
+fn has_several_solutions_mark(path: &Path) -> bool {
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    io::BufRead::lines(io::BufReader::new(file))
+        .map_while(Result::ok)
+        .take_while(|line| line.trim().is_empty() || line.trim_start().starts_with('#'))
+        .any(|line| line.trim() == SEVERAL_SOLUTIONS_MARK)
 }
 
 fn mode_name(mode: Mode) -> &'static str {
@@ -215,7 +205,13 @@ fn solve_all(
                 .collect();
             handles
                 .into_iter()
-                .flat_map(|handle| handle.join().unwrap_or_default())
+                // A worker that panicked (a solver bug) takes the benchmark down with its message,
+                // rather than leaving its puzzles out of the figures.
+                .flat_map(|handle| {
+                    handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
                 .collect()
         })
     };
