@@ -218,6 +218,54 @@ fn solve_all(
     (results, start.elapsed())
 }
 
+/// Times the portable code path against the one chosen for this CPU, in uniqueness mode on one
+/// thread, alternating rounds of each on the same puzzles, and prints the ratio: what the run-time
+/// choice gains over a build that could not make it. Both paths' answers are checked.
+fn portable_ratio(
+    path: &Path,
+    puzzles: &[Puzzle],
+    unique_verdict: Verdict,
+    out: &mut dyn Write,
+) -> Result<(), BenchError> {
+    let options = Options {
+        mode: Mode::ProveUnique,
+        ..Options::default()
+    };
+    let mut walls = [Duration::ZERO; 2];
+    // Round 0 warms caches and is not counted; later rounds swap which path goes first, and a small
+    // file gets more rounds so each path is timed for at least a few tenths of a second.
+    let mut round = 0;
+    while round < 3 || (round < 200 && walls[0] + walls[1] < Duration::from_millis(400)) {
+        let order = if round % 2 == 0 {
+            [false, true]
+        } else {
+            [true, false]
+        };
+        for portable in order {
+            let start = Instant::now();
+            for puzzle in puzzles {
+                let outcome = if portable {
+                    solver::solve_portable(&puzzle.grid, &options)
+                } else {
+                    solver::solve(&puzzle.grid, &options)
+                };
+                check(path, puzzle, Mode::ProveUnique, unique_verdict, &outcome)?;
+            }
+            if round > 0 {
+                walls[usize::from(portable)] += start.elapsed();
+            }
+        }
+        round += 1;
+    }
+    writeln!(
+        out,
+        "  portable path against {}, uniqueness, same run: {:.2}x the time",
+        solver::code_path(),
+        walls[1].as_secs_f64() / walls[0].as_secs_f64().max(1e-12),
+    )?;
+    Ok(())
+}
+
 /// Checks our answer to one puzzle: the verdict the file calls for (`unique_verdict` in uniqueness
 /// mode) and a solution that solves the puzzle.
 fn check(
@@ -344,6 +392,9 @@ pub fn run(
                 puzzles.len() as f64 / wall.as_secs_f64(),
                 puzzles.len() as f64 / single_wall.as_secs_f64(),
             )?;
+        }
+        if solver::code_path() != "portable" {
+            portable_ratio(path, &puzzles, unique_verdict, out)?;
         }
         if options.baseline_sample > 0 {
             run_baseline(path, &puzzles, &per_mode, options, out)?;
