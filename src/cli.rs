@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-use crate::client::{self, Tally};
+use crate::client::{FormatArgs, Tally};
 use crate::config::{ServeArgs, ServerConfig};
-use crate::grid::{Grid, PuzzleError};
-use crate::proto;
-use crate::solver::{self, Mode};
+use crate::grid::Grid;
+use crate::solver::{self, Mode, Verdict};
+use sudoku_core::text::Format;
 
 /// A gRPC service that solves Sudoku puzzles, and the tools around it.
 #[derive(Debug, Parser)]
@@ -38,7 +38,8 @@ enum Command {
 
     /// Solve puzzles locally, without a server: one puzzle per line in, one answer per line out.
     ///
-    /// Each answer is the 81-digit solution for a unique (or, with --skip-uniqueness-check, solved)
+    /// Any size from 4x4 to 25x25, its shape inferred from each line's count of cells unless --box
+    /// gives it. Each answer is the solution, in the puzzle's alphabet, for a unique (or, with --skip-uniqueness-check, solved)
     /// puzzle; otherwise the verdict first: `multiple <one solution>`, `unsolvable`,
     /// `limit_reached`, or `invalid <what is wrong and where>`. Blank lines and lines starting with
     /// `#` are skipped. A summary by verdict goes to stderr; the exit code is 1 if any line was invalid.
@@ -82,6 +83,9 @@ struct SolveArgs {
     /// The most guesses per puzzle before giving up with `limit_reached`.
     #[arg(long, default_value_t = 100_000_000)]
     max_guesses: u64,
+    /// Every puzzle's shape and alphabet.
+    #[command(flatten)]
+    format: FormatArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -192,43 +196,37 @@ async fn health(args: HealthArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Solves one puzzle line and writes its answer line to `out`, returning its kind for the summary:
-/// the same format as `client batch` prints. `buffer` is scratch space for the solution's text, kept
-/// across lines so that steady-state solving allocates little.
-fn write_answer(
-    out: &mut impl Write,
+/// The answer line for one puzzle line, and its kind for the summary: the same format as
+/// `client batch` prints, from the core's own verdict.
+fn answer_line(
     line: &str,
+    format: &Format,
     mode: Mode,
     max_guesses: u64,
-    buffer: &mut String,
-) -> std::io::Result<&'static str> {
-    let puzzle = match Grid::parse(line) {
-        Ok(puzzle) => puzzle,
-        Err(e) => {
-            let error = PuzzleError::from(e).to_string();
-            return client::write_answer(out, proto::Verdict::Invalid, "", &error);
-        }
+) -> (String, &'static str) {
+    let read = match Grid::read_puzzle(line, format) {
+        Ok(read) => read,
+        Err(e) => return (format!("invalid {e}"), "invalid"),
     };
     let options = solver::Options {
         mode,
         max_guesses: Some(max_guesses),
         cancel: None,
     };
-    let outcome = solver::solve(&puzzle, &options);
-    // Clashing givens make the puzzle unsolvable, so only then is it worth looking for a clash,
-    // which is reported as invalid input with its place.
-    if outcome.verdict == solver::Verdict::Unsolvable
-        && let Err(conflict) = puzzle.check_givens()
-    {
-        let error = PuzzleError::from(conflict).to_string();
-        return client::write_answer(out, proto::Verdict::Invalid, "", &error);
+    let outcome = solver::solve(&read.grid, &options);
+    let solution = outcome
+        .solution
+        .map(|g| read.symbols.write(&g))
+        .unwrap_or_default();
+    match outcome.verdict {
+        Verdict::Unique => (solution, "unique"),
+        Verdict::Solved => (solution, "solved"),
+        Verdict::Multiple => (format!("multiple {solution}"), "multiple"),
+        Verdict::Unsolvable => ("unsolvable".into(), "unsolvable"),
+        Verdict::LimitReached => ("limit_reached".into(), "limit_reached"),
+        // No flag is raised here; said plainly all the same.
+        Verdict::Cancelled => ("cancelled".into(), "cancelled"),
     }
-    if let Some(solution) = &outcome.solution {
-        *buffer = solution.write_line(std::mem::take(buffer));
-    } else {
-        buffer.clear();
-    }
-    client::write_answer(out, outcome.verdict.into(), buffer, "")
 }
 
 fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
@@ -246,11 +244,13 @@ fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         Mode::ProveUnique
     };
+    let (box_rows, box_cols) = args.format.box_rows_cols();
+    let format = Format::new(box_rows, box_cols, &args.format.symbols)?;
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut tally = Tally::default();
-    // One line buffer and one solution buffer for the whole input. Lines are read as bytes: a line
-    // that is not UTF-8 gets an `invalid` answer naming the character, not the end of the run.
-    let (mut bytes, mut solution) = (Vec::with_capacity(128), String::with_capacity(128));
+    // One line buffer for the whole input. Lines are read as bytes: a line that is not UTF-8 gets an
+    // `invalid` answer naming the character, not the end of the run.
+    let mut bytes = Vec::with_capacity(128);
     loop {
         bytes.clear();
         if input.read_until(b'\n', &mut bytes)? == 0 {
@@ -260,7 +260,9 @@ fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let Some(text) = crate::puzzles::puzzle_text(&line) else {
             continue;
         };
-        let kind = write_answer(&mut out, text, mode, args.max_guesses, &mut solution)?;
+        let (answer, kind) = answer_line(text, &format, mode, args.max_guesses);
+        out.write_all(answer.as_bytes())?;
+        out.write_all(b"\n")?;
         tally.add(kind);
     }
     out.flush()?;
