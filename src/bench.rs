@@ -19,7 +19,8 @@ use sudoku_core::text::Format;
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
     /// Worker threads the puzzles of a file are split across; 1 (the default) measures single-thread
-    /// latency, more measures throughput.
+    /// latency, more measures throughput, and then the same puzzles run on one thread too so the
+    /// report gives the scaling ratio.
     pub threads: usize,
     /// The modes to measure, in order. Default: [`Mode::ProveUnique`], then [`Mode::FirstSolution`].
     pub modes: Vec<Mode>,
@@ -58,8 +59,8 @@ pub enum BenchError {
         /// Why it could not be read.
         source: ParseError,
     },
-    /// A solver gave a wrong answer: a solution that breaks a rule or changes a given, or a verdict
-    /// that contradicts the other mode's.
+    /// A solver gave a wrong or unexpected answer (a verdict other than the file calls for, or a grid
+    /// that does not solve the puzzle).
     #[error("{}:{line}: {solver} ({mode}) answered wrongly: {reason}", .path.display())]
     WrongAnswer {
         /// The file.
@@ -84,6 +85,17 @@ struct Puzzle {
     grid: Grid,
 }
 
+/// The comment line that marks a file whose every puzzle has several solutions (as
+/// `scripts/several-solutions.sh` writes); other files must have unique solutions.
+pub const SEVERAL_SOLUTIONS_MARK: &str = "# expect: several solutions";
+
+/// One file's puzzles and what the uniqueness check must say of each.
+struct PuzzleFile {
+    puzzles: Vec<Puzzle>,
+    /// [`Verdict::Unique`], or [`Verdict::Multiple`] for a file with [`SEVERAL_SOLUTIONS_MARK`].
+    unique_verdict: Verdict,
+}
+
 /// Reads one line's puzzle of any size, its shape inferred from its count of cells. A line may start
 /// with the grid's side and a space, as Gecode's examples do. Clashing givens are read, not refused:
 /// such a puzzle simply has no solution.
@@ -100,8 +112,8 @@ fn read_line(line: &str) -> Result<Grid, ParseError> {
 }
 
 /// Reads one file's puzzles (see [`crate::puzzles`]), each of any size.
-fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, BenchError> {
-    crate::puzzles::read(path, None)?
+fn read_puzzles(path: &Path) -> Result<PuzzleFile, BenchError> {
+    let puzzles = crate::puzzles::read(path, None)?
         .into_iter()
         .map(|line| {
             let grid = read_line(&line.text).map_err(|source| BenchError::BadLine {
@@ -114,7 +126,27 @@ fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, BenchError> {
                 grid,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, BenchError>>()?;
+    Ok(PuzzleFile {
+        puzzles,
+        unique_verdict: if has_several_solutions_mark(path) {
+            Verdict::Multiple
+        } else {
+            Verdict::Unique
+        },
+    })
+}
+
+/// Whether the comment lines heading the file at `path` (read just before, so it exists) include
+/// [`SEVERAL_SOLUTIONS_MARK`].
+fn has_several_solutions_mark(path: &Path) -> bool {
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    io::BufRead::lines(io::BufReader::new(file))
+        .map_while(Result::ok)
+        .take_while(|line| line.trim().is_empty() || line.trim_start().starts_with('#'))
+        .any(|line| line.trim() == SEVERAL_SOLUTIONS_MARK)
 }
 
 fn mode_name(mode: Mode) -> &'static str {
@@ -204,6 +236,83 @@ fn solve_all(
     (results, start.elapsed())
 }
 
+/// Times the portable code path against the one chosen for this CPU, in uniqueness mode on one
+/// thread, alternating rounds of each on the same puzzles, and prints the ratio: what the run-time
+/// choice gains over a build that could not make it. Both paths' answers are checked.
+fn portable_ratio(
+    path: &Path,
+    puzzles: &[Puzzle],
+    unique_verdict: Verdict,
+    out: &mut dyn Write,
+) -> Result<(), BenchError> {
+    let options = Options {
+        mode: Mode::ProveUnique,
+        ..Options::default()
+    };
+    let mut walls = [Duration::ZERO; 2];
+    // Round 0 warms caches and is not counted; later rounds swap which path goes first, and a small
+    // file gets more rounds so each path is timed for at least a few tenths of a second.
+    let mut round = 0;
+    while round < 3 || (round < 200 && walls[0] + walls[1] < Duration::from_millis(400)) {
+        let order = if round % 2 == 0 {
+            [false, true]
+        } else {
+            [true, false]
+        };
+        for portable in order {
+            let start = Instant::now();
+            for puzzle in puzzles {
+                let outcome = if portable {
+                    solver::solve_portable(&puzzle.grid, &options)
+                } else {
+                    solver::solve(&puzzle.grid, &options)
+                };
+                check(path, puzzle, Mode::ProveUnique, &outcome)?;
+                check_expected(path, puzzle, Mode::ProveUnique, unique_verdict, &outcome)?;
+            }
+            if round > 0 {
+                walls[usize::from(portable)] += start.elapsed();
+            }
+        }
+        round += 1;
+    }
+    writeln!(
+        out,
+        "  portable path against {}, uniqueness, same run: {:.2}x the time",
+        solver::code_path(),
+        walls[1].as_secs_f64() / walls[0].as_secs_f64().max(1e-12),
+    )?;
+    Ok(())
+}
+
+/// Holds a file marked with [`SEVERAL_SOLUTIONS_MARK`] to its promise: in uniqueness mode every
+/// puzzle's verdict must be `Multiple` (`unique_verdict`), so that the bench really times the search
+/// for a second solution. Unmarked files are checked by [`check`] alone.
+fn check_expected(
+    path: &Path,
+    puzzle: &Puzzle,
+    mode: Mode,
+    unique_verdict: Verdict,
+    outcome: &Outcome,
+) -> Result<(), BenchError> {
+    if mode == Mode::ProveUnique
+        && unique_verdict == Verdict::Multiple
+        && outcome.verdict != Verdict::Multiple
+    {
+        return Err(BenchError::WrongAnswer {
+            path: path.to_owned(),
+            line: puzzle.line,
+            solver: "fast solver",
+            mode: mode_name(mode),
+            reason: format!(
+                "verdict {:?} in a file marked \"{SEVERAL_SOLUTIONS_MARK}\"",
+                outcome.verdict
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// Checks our answer to one puzzle on its own terms, whatever the set promises: a verdict the mode
 /// can give, with a solution exactly when it says there is one, and that solution a valid completion
 /// keeping every given.
@@ -287,13 +396,22 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<(), BenchError> {
     let threads = options.threads.max(1);
+    writeln!(out, "solver code path: {}\n", solver::code_path())?;
     for path in files {
-        let puzzles = read_puzzles(path)?;
+        let PuzzleFile {
+            puzzles,
+            unique_verdict,
+        } = read_puzzles(path)?;
         writeln!(
             out,
-            "{}: {} puzzles, {} thread{}",
+            "{}: {} puzzles{}, {} thread{}",
             path.display(),
             puzzles.len(),
+            if unique_verdict == Verdict::Multiple {
+                " (several solutions each)"
+            } else {
+                ""
+            },
             threads,
             if threads == 1 { "" } else { "s" }
         )?;
@@ -311,12 +429,14 @@ pub fn run(
         )?;
         let mut per_mode: Vec<(Mode, Vec<Duration>)> = Vec::new();
         let mut verdicts_per_mode = Vec::new();
+        let mut scaling = Vec::new();
         // Per puzzle, whether some mode found it solvable, to hold the other modes to it.
         let mut known: Vec<Option<bool>> = vec![None; puzzles.len()];
         for &mode in &options.modes {
             let (results, wall) = solve_all(&puzzles, mode, threads);
             for ((puzzle, (_, outcome)), known) in puzzles.iter().zip(&results).zip(&mut known) {
                 check(path, puzzle, mode, outcome)?;
+                check_expected(path, puzzle, mode, unique_verdict, outcome)?;
                 match (*known, solvable(outcome.verdict)) {
                     (Some(before), Some(now)) if before != now => {
                         return Err(BenchError::WrongAnswer {
@@ -333,6 +453,15 @@ pub fn run(
                     (None, now) => *known = now,
                     _ => {}
                 }
+            }
+            if threads > 1 {
+                // The same puzzles on one thread, right after, for the scaling ratio.
+                let (single, single_wall) = solve_all(&puzzles, mode, 1);
+                for (puzzle, (_, outcome)) in puzzles.iter().zip(&single) {
+                    check(path, puzzle, mode, outcome)?;
+                    check_expected(path, puzzle, mode, unique_verdict, outcome)?;
+                }
+                scaling.push((mode, wall, single_wall));
             }
             verdicts_per_mode.push((mode, verdict_counts(&results)));
             let times_in_order: Vec<Duration> = results.iter().map(|(t, _)| *t).collect();
@@ -360,6 +489,20 @@ pub fn run(
         }
         for (mode, counts) in verdicts_per_mode {
             writeln!(out, "  verdicts, {}: {counts}", mode_name(mode))?;
+        }
+        for (mode, wall, single_wall) in scaling {
+            writeln!(
+                out,
+                "  {threads} threads against 1 on the same puzzles, {}: {:.2}x the throughput \
+                 ({:.0} against {:.0} puzzles/s)",
+                mode_name(mode),
+                single_wall.as_secs_f64() / wall.as_secs_f64().max(1e-12),
+                puzzles.len() as f64 / wall.as_secs_f64(),
+                puzzles.len() as f64 / single_wall.as_secs_f64(),
+            )?;
+        }
+        if solver::code_path() != "portable" {
+            portable_ratio(path, &puzzles, unique_verdict, out)?;
         }
         if options.baseline_sample > 0 {
             run_baseline(path, &puzzles, &known, &per_mode, options, out)?;

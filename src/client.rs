@@ -275,15 +275,34 @@ fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyhow::Result<(
 /// The answer line for a server's answer, in the local `solve` command's format, and its kind for
 /// the summary.
 pub fn answer_line(verdict: Verdict, solution: &str, error: &str) -> (String, &'static str) {
-    match verdict {
-        Verdict::Unique => (solution.to_owned(), "unique"),
-        Verdict::Solved => (solution.to_owned(), "solved"),
-        Verdict::Multiple => (format!("multiple {solution}"), "multiple"),
-        Verdict::Unsolvable => ("unsolvable".into(), "unsolvable"),
-        Verdict::LimitReached => ("limit_reached".into(), "limit_reached"),
-        Verdict::Invalid => (format!("invalid {error}"), "invalid"),
-        Verdict::Unspecified => ("unspecified".into(), "unspecified"),
-    }
+    let mut line = Vec::new();
+    // Writing to a Vec cannot fail.
+    let kind = write_answer(&mut line, verdict, solution, error).unwrap_or("unspecified");
+    line.pop();
+    (String::from_utf8_lossy(&line).into_owned(), kind)
+}
+
+/// [`answer_line`] written straight to `out`, newline included, without building a string: what
+/// `solve` uses for every line, where the formatting would otherwise cost a tenth of the solving.
+pub fn write_answer(
+    out: &mut impl Write,
+    verdict: Verdict,
+    solution: &str,
+    error: &str,
+) -> std::io::Result<&'static str> {
+    let (prefix, text, kind) = match verdict {
+        Verdict::Unique => ("", solution, "unique"),
+        Verdict::Solved => ("", solution, "solved"),
+        Verdict::Multiple => ("multiple ", solution, "multiple"),
+        Verdict::Unsolvable => ("unsolvable", "", "unsolvable"),
+        Verdict::LimitReached => ("limit_reached", "", "limit_reached"),
+        Verdict::Invalid => ("invalid ", error, "invalid"),
+        Verdict::Unspecified => ("unspecified", "", "unspecified"),
+    };
+    out.write_all(prefix.as_bytes())?;
+    out.write_all(text.as_bytes())?;
+    out.write_all(b"\n")?;
+    Ok(kind)
 }
 
 /// Counts of answers by kind, for the summary line.

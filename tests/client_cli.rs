@@ -364,3 +364,25 @@ async fn canon_prints_keys_locally_and_through_a_server() {
         "{stdout}"
     );
 }
+
+/// Clashing givens are invalid input with their place, while a puzzle that is merely unsolvable says
+/// so; the solver looks for the clash only after finding no solution, so both must still come out
+/// right, in order, with the lines around them answered.
+#[tokio::test]
+async fn local_solve_tells_clashing_givens_from_unsolvable_puzzles() {
+    let clash = format!("55{}", &CLASSIC[2..]);
+    let unsolvable = format!("12345678.........9{}", ".".repeat(63));
+    let lines = format!("{clash}\n{unsolvable}\n{CLASSIC}\n");
+    let out = run(args(&["solve", "-"]), Some(lines)).await;
+    assert_eq!(out.status.code(), Some(1), "a clash is invalid input");
+    let stdout = text(&out.stdout);
+    let answers: Vec<&str> = stdout.lines().collect();
+    assert_eq!(answers.len(), 3, "{stdout}");
+    assert!(
+        answers[0].starts_with("invalid digit 5 appears twice in row 1"),
+        "{}",
+        answers[0]
+    );
+    assert_eq!(answers[1], "unsolvable");
+    assert_eq!(answers[2], CLASSIC_SOLUTION);
+}

@@ -17,7 +17,7 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<(), BenchError> {
     for path in files {
-        let puzzles = read_puzzles(path)?;
+        let puzzles = read_puzzles(path)?.puzzles;
         let start = Instant::now();
         let keys: Vec<_> = puzzles
             .iter()
