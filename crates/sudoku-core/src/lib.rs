@@ -23,5 +23,9 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod candidates;
+pub mod grader;
 pub mod grid;
+pub mod hint;
 pub mod solver;
+pub mod strategy;
