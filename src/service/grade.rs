@@ -328,3 +328,59 @@ pub fn technique(t: Technique) -> proto::Technique {
         Technique::Guess => P::Guess,
     }
 }
+
+/// Grades `puzzle` in-process exactly as the Grade call does, for the command line.
+pub fn grade_local(puzzle: &Grid, include_steps: bool) -> Result<GradeResponse, String> {
+    grade_puzzle(puzzle, include_steps, u64::MAX, &AtomicBool::new(false)).map_err(|e| e.to_string())
+}
+
+/// Answers a hint in-process exactly as the Hint call does, for the command line.
+pub fn hint_local(puzzle: &Grid, progress: &Grid) -> Result<HintResponse, String> {
+    if progress.shape() != puzzle.shape() {
+        return Err(format!("progress: the board is {} but the puzzle is {}", progress.shape(), puzzle.shape()));
+    }
+    hint_board(puzzle, progress, u64::MAX, &AtomicBool::new(false)).map_err(|e| e.to_string())
+}
+
+/// One line for a graded puzzle: `EASY 2.3 NAKED_SINGLE`, the verdict for one that is not unique.
+pub fn grade_line(response: &GradeResponse) -> String {
+    if response.verdict() != proto::Verdict::Unique {
+        return response.verdict().as_str_name().trim_start_matches("VERDICT_").to_lowercase();
+    }
+    let name = |t: proto::Technique| t.as_str_name().trim_start_matches("TECHNIQUE_").to_string();
+    format!(
+        "{} {:.1}{} {}",
+        response.difficulty().as_str_name().trim_start_matches("DIFFICULTY_"),
+        response.rating,
+        if response.lower_bound { "+" } else { "" },
+        name(response.hardest_technique())
+    )
+}
+
+/// A step in words: `2.3 NAKED_SINGLE: r1c2 has one candidate left: 4.`
+pub fn step_line(step: &proto::Step) -> String {
+    format!(
+        "{:.1} {}: {}",
+        step.rating,
+        step.technique().as_str_name().trim_start_matches("TECHNIQUE_"),
+        step.explanation
+    )
+}
+
+/// The lines of a hint: the steps, or the mistakes, or `solved`.
+pub fn hint_lines(response: &HintResponse) -> Vec<String> {
+    if response.verdict() != proto::Verdict::Unique {
+        return vec![response.verdict().as_str_name().trim_start_matches("VERDICT_").to_lowercase()];
+    }
+    if response.solved {
+        return vec!["solved".into()];
+    }
+    if !response.mistakes.is_empty() {
+        return response
+            .mistakes
+            .iter()
+            .map(|m| format!("mistake: r{}c{} should not be {}", m.row + 1, m.col + 1, m.symbol))
+            .collect();
+    }
+    response.steps.iter().map(step_line).collect()
+}
