@@ -130,6 +130,10 @@ struct BenchArgs {
     /// The most time the baseline may spend on one puzzle.
     #[arg(long, default_value = "20ms", value_parser = humantime::parse_duration)]
     baseline_cap: Duration,
+    /// Benchmark the logic engine (Grade) instead of the solver: time per puzzle, the levels'
+    /// distribution, and the puzzles singles solve in µs each.
+    #[arg(long)]
+    grade: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -185,6 +189,10 @@ async fn serve(config: ServerConfig) -> anyhow::Result<ExitCode> {
 }
 
 fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    if args.grade {
+        crate::grade_bench::run(&args.files, args.threads, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let options = crate::bench::BenchOptions {
         threads: args.threads.max(1),
         baseline_sample: args.baseline_sample,
