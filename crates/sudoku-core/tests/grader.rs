@@ -225,3 +225,25 @@ fn other_shapes_grade_soundly() {
         }
     }
 }
+
+/// A raised cancel flag stops a grading; an empty budget ends the path in guesses, marked as a lower
+/// bound, still sound.
+#[test]
+fn cancel_stops_and_the_budget_bounds_the_search() {
+    let text = std::fs::read_to_string(data("forum_hardest_1905_11plus_sample.txt")).unwrap();
+    let line = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    let puzzle = Grid::parse_puzzle(line).unwrap();
+    let solution = unique_solution(&puzzle);
+    let cancel = std::sync::atomic::AtomicBool::new(true);
+    let options = Options { cancel: Some(&cancel), ..Default::default() };
+    assert_eq!(
+        grader::grade(&puzzle, &solution, &options).unwrap_err(),
+        grader::GradeError::Cancelled
+    );
+    let options = Options { budget: 0, ..Default::default() };
+    let grade = grader::grade(&puzzle, &solution, &options).unwrap();
+    assert!(grade.lower_bound);
+    assert_eq!(grade.difficulty, Difficulty::Extreme);
+    assert!(grade.counts.iter().any(|c| c.0 == Technique::Guess));
+    check_path(&puzzle, &solution, &grade.steps);
+}
