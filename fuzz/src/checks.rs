@@ -125,7 +125,12 @@ fn check_text(text: &str) {
             );
             let _ = error.to_string();
             match (error, reference) {
-                (ParseError::InvalidCharacter { ch, position, cell }, Err((rch, rposition))) => {
+                (
+                    ParseError::InvalidCharacter {
+                        ch, position, cell, ..
+                    },
+                    Err((rch, rposition)),
+                ) => {
                     assert_eq!((*ch, *position), (rch, rposition), "on {text:?}");
                     assert_eq!(text.chars().nth(*position), Some(*ch));
                     // The cell it would have filled: the count of cells before it, while under 81.
