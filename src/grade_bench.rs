@@ -44,7 +44,13 @@ pub fn run(files: &[PathBuf], threads: usize, out: &mut impl Write) -> anyhow::R
         let shares: Vec<String> = names
             .iter()
             .zip(levels)
-            .map(|(d, count)| format!("{} {count} ({:.1}%)", d.name(), 100.0 * count as f64 / grades.len() as f64))
+            .map(|(d, count)| {
+                format!(
+                    "{} {count} ({:.1}%)",
+                    d.name(),
+                    100.0 * count as f64 / grades.len() as f64
+                )
+            })
             .collect();
         writeln!(out, "  levels: {}", shares.join(", "))?;
         let lower = grades.iter().filter(|g| g.lower_bound).count();
@@ -52,15 +58,28 @@ pub fn run(files: &[PathBuf], threads: usize, out: &mut impl Write) -> anyhow::R
             .iter()
             .filter(|g| g.counts.iter().any(|c| c.0 == Technique::Guess))
             .count();
-        writeln!(out, "  needing a guess: {guessed}; of them past the effort budget (lower bounds): {lower}")?;
+        writeln!(
+            out,
+            "  needing a guess: {guessed}; of them past the effort budget (lower bounds): {lower}"
+        )?;
         singles(&puzzles, &solutions, &grades, out)?;
     }
     Ok(())
 }
 
 /// The puzzles singles solve, graded again on one thread, beside the solver on the same puzzles.
-fn singles(puzzles: &[Grid], solutions: &[Grid], grades: &[Grade], out: &mut impl Write) -> io::Result<()> {
-    let simple = |t: Technique| matches!(t, Technique::FullHouse | Technique::HiddenSingle | Technique::NakedSingle);
+fn singles(
+    puzzles: &[Grid],
+    solutions: &[Grid],
+    grades: &[Grade],
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let simple = |t: Technique| {
+        matches!(
+            t,
+            Technique::FullHouse | Technique::HiddenSingle | Technique::NakedSingle
+        )
+    };
     let chosen: Vec<usize> = (0..puzzles.len())
         .filter(|&i| grades[i].counts.iter().all(|c| simple(c.0)))
         .collect();
@@ -109,14 +128,19 @@ fn grade_all(puzzles: &[Grid], solutions: &[Grid], threads: usize) -> anyhow::Re
                 scope.spawn(move || {
                     ps.iter()
                         .zip(ss)
-                        .map(|(p, s)| grader::grade(p, s, &Options::default()).map_err(|e| anyhow::anyhow!("{p}: {e}")))
+                        .map(|(p, s)| {
+                            grader::grade(p, s, &Options::default())
+                                .map_err(|e| anyhow::anyhow!("{p}: {e}"))
+                        })
                         .collect::<anyhow::Result<Vec<Grade>>>()
                 })
             })
             .collect();
         let mut all = Vec::with_capacity(puzzles.len());
         for worker in workers {
-            let grades = worker.join().map_err(|_| anyhow::anyhow!("a grading thread panicked"))??;
+            let grades = worker
+                .join()
+                .map_err(|_| anyhow::anyhow!("a grading thread panicked"))??;
             all.extend(grades);
         }
         Ok(all)
@@ -124,11 +148,15 @@ fn grade_all(puzzles: &[Grid], solutions: &[Grid], threads: usize) -> anyhow::Re
 }
 
 fn read(path: &Path) -> anyhow::Result<Vec<Grid>> {
-    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|(i, l)| Grid::parse_puzzle(l.trim()).map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1)))
+        .map(|(i, l)| {
+            Grid::parse_puzzle(l.trim())
+                .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))
+        })
         .collect()
 }
 

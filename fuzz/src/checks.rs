@@ -359,7 +359,9 @@ pub fn check_grader(data: &[u8]) {
     let shapes = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)];
     let Some(&first) = data.first() else { return };
     let (rows, cols) = shapes[usize::from(first) % shapes.len()];
-    let Some(shape) = Shape::new(rows, cols) else { return };
+    let Some(shape) = Shape::new(rows, cols) else {
+        return;
+    };
     let options = Options {
         mode: Mode::FirstSolution,
         ..Default::default()
@@ -369,8 +371,14 @@ pub fn check_grader(data: &[u8]) {
     };
     let n = shape.side() as u8;
     let shift = data.get(1).copied().unwrap_or(0) % n;
-    let values: Vec<u8> = base.cells().iter().map(|&v| (v - 1 + shift) % n + 1).collect();
-    let Some(solution) = Grid::from_cells(shape, values) else { return };
+    let values: Vec<u8> = base
+        .cells()
+        .iter()
+        .map(|&v| (v - 1 + shift) % n + 1)
+        .collect();
+    let Some(solution) = Grid::from_cells(shape, values) else {
+        return;
+    };
     let given = |cell: usize| {
         data.get(2 + cell / 8)
             .is_none_or(|byte| byte & (1 << (cell % 8)) != 0)
@@ -378,7 +386,9 @@ pub fn check_grader(data: &[u8]) {
     let cells: Vec<u8> = (0..shape.cells())
         .map(|c| if given(c) { solution.cells()[c] } else { 0 })
         .collect();
-    let Some(puzzle) = Grid::from_cells(shape, cells) else { return };
+    let Some(puzzle) = Grid::from_cells(shape, cells) else {
+        return;
+    };
     let limited = Options {
         max_guesses: Some(2_000),
         ..Default::default()
@@ -407,21 +417,36 @@ pub fn check_grader(data: &[u8]) {
         }
         board.apply(&step.placements, &step.eliminations);
     }
-    assert_eq!(board.grid(), solution, "{puzzle}: the path ends in the solution");
+    assert_eq!(
+        board.grid(),
+        solution,
+        "{puzzle}: the path ends in the solution"
+    );
 
     // A board of the givens and every other blank filled in: its hint is sound.
     let mut progress = puzzle.cells().to_vec();
     for (cell, value) in progress.iter_mut().enumerate().step_by(2) {
         *value = solution.cells()[cell];
     }
-    let Some(progress) = Grid::from_cells(shape, progress) else { return };
+    let Some(progress) = Grid::from_cells(shape, progress) else {
+        return;
+    };
     match hint::hint(&puzzle, &progress, &solution, &budget).expect("a hint") {
         Hint::Solved => assert!(progress.is_full()),
         Hint::Mistakes(m) => panic!("{puzzle}: no mistakes were made, got {m:?}"),
         Hint::Steps(steps) => {
             let last = steps.last().expect("a hint has steps");
-            assert!(last.placements.iter().all(|p| p.value == solution.cells()[p.cell]));
-            assert!(steps.iter().flat_map(|s| &s.eliminations).all(|e| e.value != solution.cells()[e.cell]));
+            assert!(
+                last.placements
+                    .iter()
+                    .all(|p| p.value == solution.cells()[p.cell])
+            );
+            assert!(
+                steps
+                    .iter()
+                    .flat_map(|s| &s.eliminations)
+                    .all(|e| e.value != solution.cells()[e.cell])
+            );
         }
     }
     if let Some(blank) = puzzle.cells().iter().position(|&v| v == 0) {

@@ -14,9 +14,11 @@ use tonic::{Code, Request, Response, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use super::{CancelOnDrop, SolveError, Sudoku};
-use crate::grid::{Grid, Shape};
+use crate::grid::{Grid, PuzzleError, Shape};
 use crate::proto::{self, GradeRequest, GradeResponse, HintRequest, HintResponse};
 use crate::solver::{self, Mode, Verdict};
+use sudoku_core::symbols::Symbols;
+use sudoku_core::text::{Format, Notation};
 
 /// The effort budget of one Grade or Hint call (see `sudoku_core::grader::Options::budget`): a
 /// fraction of a second of forcing-chain search; past it the path guesses and says the rating is a
@@ -32,11 +34,17 @@ pub(super) async fn grade(
     let deadline = crate::grpc::deadline(&request);
     let request = request.into_inner();
     let result = async {
-        let puzzle = Grid::parse_puzzle(&request.puzzle).map_err(SolveError::Puzzle)?;
+        let (puzzle, write) = read(
+            &request.puzzle,
+            request.box_rows,
+            request.box_cols,
+            &request.symbols,
+        )?;
         let explain = request.include_steps;
         let max_guesses = service.limits.default_max_guesses;
-        within(deadline, off_thread(service, move |cancel| grade_puzzle(&puzzle, explain, max_guesses, cancel)))
-            .await
+        let work =
+            move |cancel: &AtomicBool| grade_puzzle(&puzzle, &write, explain, max_guesses, cancel);
+        within(deadline, off_thread(service, work)).await
     }
     .await;
     finish(service, "Grade", started, result)
@@ -51,25 +59,49 @@ pub(super) async fn hint(
     let deadline = crate::grpc::deadline(&request);
     let request = request.into_inner();
     let result = async {
-        let puzzle = Grid::parse_puzzle(&request.puzzle).map_err(SolveError::Puzzle)?;
+        let (puzzle, write) = read(
+            &request.puzzle,
+            request.box_rows,
+            request.box_cols,
+            &request.symbols,
+        )?;
         let progress = if request.progress.trim().is_empty() {
             puzzle.clone()
         } else {
-            Grid::parse(&request.progress).map_err(|e| Invalid::Progress(e.to_string()))?
+            // The board in the puzzle's shape and alphabet; its clashes are mistakes, not errors.
+            let format = Format {
+                shape: Some(puzzle.shape()),
+                symbols: Some(write.symbols),
+            };
+            Grid::read(&request.progress, &format)
+                .map_err(|e| Invalid::Progress(e.to_string()))?
+                .grid
         };
-        if progress.shape() != puzzle.shape() {
-            return Err(Invalid::Progress(format!(
-                "the board is {} but the puzzle is {}",
-                progress.shape(),
-                puzzle.shape()
-            )));
-        }
         let max_guesses = service.limits.default_max_guesses;
-        within(deadline, off_thread(service, move |cancel| hint_board(&puzzle, &progress, max_guesses, cancel)))
-            .await
+        let work =
+            move |cancel: &AtomicBool| hint_board(&puzzle, &progress, &write, max_guesses, cancel);
+        within(deadline, off_thread(service, work)).await
     }
     .await;
     finish(service, "Hint", started, result)
+}
+
+/// Reads a request's puzzle in its shape and alphabet, as Solve reads one; the writer answers in kind.
+fn read(
+    text: &str,
+    box_rows: u32,
+    box_cols: u32,
+    symbols: &str,
+) -> Result<(Grid, Writer), Invalid> {
+    let format = Format::new(box_rows, box_cols, symbols)
+        .map_err(|e| SolveError::Puzzle(PuzzleError::Parse(e)))?;
+    let read = Grid::read_puzzle(text, &format).map_err(SolveError::Puzzle)?;
+    let write = Writer {
+        side: read.grid.shape().side(),
+        symbols: read.symbols,
+        numbers: read.notation == Notation::Numbers,
+    };
+    Ok((read.grid, write))
 }
 
 /// Why a Grade or Hint call got no answer.
@@ -148,7 +180,11 @@ async fn off_thread<T: Send + 'static>(
 }
 
 /// The puzzle's verdict and, when unique, its solution.
-fn solve(puzzle: &Grid, max_guesses: u64, cancel: &AtomicBool) -> Result<(Verdict, Option<Grid>), Invalid> {
+fn solve(
+    puzzle: &Grid,
+    max_guesses: u64,
+    cancel: &AtomicBool,
+) -> Result<(Verdict, Option<Grid>), Invalid> {
     let options = solver::Options {
         mode: Mode::ProveUnique,
         max_guesses: Some(max_guesses),
@@ -174,6 +210,7 @@ fn options(explain: bool, cancel: &AtomicBool) -> grader::Options<'_> {
 /// Grade's work, on a blocking thread.
 fn grade_puzzle(
     puzzle: &Grid,
+    write: &Writer,
     explain: bool,
     max_guesses: u64,
     cancel: &AtomicBool,
@@ -187,8 +224,8 @@ fn grade_puzzle(
     let Some(solution) = solution else {
         return Ok(response);
     };
-    let grade = grader::grade(puzzle, &solution, &options(explain, cancel)).map_err(engine_error)?;
-    let write = Writer::new(puzzle.shape());
+    let grade =
+        grader::grade(puzzle, &solution, &options(explain, cancel)).map_err(engine_error)?;
     response.difficulty = difficulty(grade.difficulty).into();
     response.rating = rating(grade.rating);
     response.hardest_technique = technique(grade.hardest).into();
@@ -211,6 +248,7 @@ fn grade_puzzle(
 fn hint_board(
     puzzle: &Grid,
     progress: &Grid,
+    write: &Writer,
     max_guesses: u64,
     cancel: &AtomicBool,
 ) -> Result<HintResponse, Invalid> {
@@ -222,10 +260,11 @@ fn hint_board(
     let Some(solution) = solution else {
         return Ok(response);
     };
-    let write = Writer::new(puzzle.shape());
     match hint::hint(puzzle, progress, &solution, &options(true, cancel)).map_err(engine_error)? {
         Hint::Solved => response.solved = true,
-        Hint::Mistakes(mistakes) => response.mistakes = mistakes.iter().map(|&c| write.cell(c)).collect(),
+        Hint::Mistakes(mistakes) => {
+            response.mistakes = mistakes.iter().map(|&c| write.cell(c)).collect()
+        }
         Hint::Steps(steps) => response.steps = steps.iter().map(|s| write.step(s)).collect(),
     }
     Ok(response)
@@ -238,23 +277,29 @@ fn engine_error(e: GradeError) -> Invalid {
     }
 }
 
-/// Writes the engine's values as the request's symbols.
-struct Writer {
+/// Writes the engine's values as the request's symbols (or numbers, when its cells were numbers).
+pub struct Writer {
     side: usize,
+    symbols: Symbols,
+    numbers: bool,
 }
 
 impl Writer {
-    fn new(shape: Shape) -> Writer {
-        Writer { side: shape.side() }
+    /// The standard writer of `shape`: `1`-`9`, then `A` onwards.
+    pub fn standard(shape: Shape) -> Writer {
+        Writer {
+            side: shape.side(),
+            symbols: Symbols::of(shape),
+            numbers: false,
+        }
     }
 
-    /// The symbol of value `v`: `1`-`9`, then `A` onwards, as grids are written.
     fn symbol(&self, v: u8) -> String {
-        let byte = match v {
-            1..=9 => b'0' + v,
-            _ => b'A' + v.saturating_sub(10).min(25),
-        };
-        char::from(byte).to_string()
+        if self.numbers {
+            v.to_string()
+        } else {
+            self.symbols.symbol(v).to_string()
+        }
     }
 
     fn cell(&self, c: Candidate) -> proto::CellSymbol {
@@ -331,26 +376,52 @@ pub fn technique(t: Technique) -> proto::Technique {
 
 /// Grades `puzzle` in-process exactly as the Grade call does, for the command line.
 pub fn grade_local(puzzle: &Grid, include_steps: bool) -> Result<GradeResponse, String> {
-    grade_puzzle(puzzle, include_steps, u64::MAX, &AtomicBool::new(false)).map_err(|e| e.to_string())
+    let write = Writer::standard(puzzle.shape());
+    grade_puzzle(
+        puzzle,
+        &write,
+        include_steps,
+        u64::MAX,
+        &AtomicBool::new(false),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Answers a hint in-process exactly as the Hint call does, for the command line.
 pub fn hint_local(puzzle: &Grid, progress: &Grid) -> Result<HintResponse, String> {
     if progress.shape() != puzzle.shape() {
-        return Err(format!("progress: the board is {} but the puzzle is {}", progress.shape(), puzzle.shape()));
+        return Err(format!(
+            "progress: the board is {} but the puzzle is {}",
+            progress.shape(),
+            puzzle.shape()
+        ));
     }
-    hint_board(puzzle, progress, u64::MAX, &AtomicBool::new(false)).map_err(|e| e.to_string())
+    hint_board(
+        puzzle,
+        progress,
+        &Writer::standard(puzzle.shape()),
+        u64::MAX,
+        &AtomicBool::new(false),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// One line for a graded puzzle: `EASY 2.3 NAKED_SINGLE`, the verdict for one that is not unique.
 pub fn grade_line(response: &GradeResponse) -> String {
     if response.verdict() != proto::Verdict::Unique {
-        return response.verdict().as_str_name().trim_start_matches("VERDICT_").to_lowercase();
+        return response
+            .verdict()
+            .as_str_name()
+            .trim_start_matches("VERDICT_")
+            .to_lowercase();
     }
     let name = |t: proto::Technique| t.as_str_name().trim_start_matches("TECHNIQUE_").to_string();
     format!(
         "{} {:.1}{} {}",
-        response.difficulty().as_str_name().trim_start_matches("DIFFICULTY_"),
+        response
+            .difficulty()
+            .as_str_name()
+            .trim_start_matches("DIFFICULTY_"),
         response.rating,
         if response.lower_bound { "+" } else { "" },
         name(response.hardest_technique())
@@ -362,7 +433,9 @@ pub fn step_line(step: &proto::Step) -> String {
     format!(
         "{:.1} {}: {}",
         step.rating,
-        step.technique().as_str_name().trim_start_matches("TECHNIQUE_"),
+        step.technique()
+            .as_str_name()
+            .trim_start_matches("TECHNIQUE_"),
         step.explanation
     )
 }
@@ -370,7 +443,13 @@ pub fn step_line(step: &proto::Step) -> String {
 /// The lines of a hint: the steps, or the mistakes, or `solved`.
 pub fn hint_lines(response: &HintResponse) -> Vec<String> {
     if response.verdict() != proto::Verdict::Unique {
-        return vec![response.verdict().as_str_name().trim_start_matches("VERDICT_").to_lowercase()];
+        return vec![
+            response
+                .verdict()
+                .as_str_name()
+                .trim_start_matches("VERDICT_")
+                .to_lowercase(),
+        ];
     }
     if response.solved {
         return vec!["solved".into()];
@@ -379,7 +458,14 @@ pub fn hint_lines(response: &HintResponse) -> Vec<String> {
         return response
             .mistakes
             .iter()
-            .map(|m| format!("mistake: r{}c{} should not be {}", m.row + 1, m.col + 1, m.symbol))
+            .map(|m| {
+                format!(
+                    "mistake: r{}c{} should not be {}",
+                    m.row + 1,
+                    m.col + 1,
+                    m.symbol
+                )
+            })
             .collect();
     }
     response.steps.iter().map(step_line).collect()

@@ -53,7 +53,9 @@ impl Geometry {
     pub fn of(shape: Shape) -> Arc<Geometry> {
         static NINE: OnceLock<Arc<Geometry>> = OnceLock::new();
         if shape == Shape::NINE {
-            return NINE.get_or_init(|| Arc::new(Geometry::build(shape))).clone();
+            return NINE
+                .get_or_init(|| Arc::new(Geometry::build(shape)))
+                .clone();
         }
         Arc::new(Geometry::build(shape))
     }
@@ -291,7 +293,8 @@ impl Board {
 
     /// The board's values as a grid.
     pub fn grid(&self) -> Grid {
-        Grid::from_cells(self.geo.shape, self.values.clone()).unwrap_or_else(|| Grid::empty(self.geo.shape))
+        Grid::from_cells(self.geo.shape, self.values.clone())
+            .unwrap_or_else(|| Grid::empty(self.geo.shape))
     }
 
     /// True when `cell` holds the candidate `v`.

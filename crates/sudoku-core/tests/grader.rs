@@ -15,23 +15,47 @@ use sudoku_core::strategy::{Step, Technique};
 fn check_path(puzzle: &Grid, solution: &Grid, steps: &[Step]) {
     let mut board = Board::new(puzzle).expect("a puzzle without clashes");
     for (i, step) in steps.iter().enumerate() {
-        let what = || format!("{puzzle}: step {i} ({:?}) {}", step.technique, step.plain_explanation());
+        let what = || {
+            format!(
+                "{puzzle}: step {i} ({:?}) {}",
+                step.technique,
+                step.plain_explanation()
+            )
+        };
         assert!(
             !step.placements.is_empty() || !step.eliminations.is_empty(),
             "{} makes no progress",
             what()
         );
         for p in &step.placements {
-            assert_eq!(p.value, solution.cells()[p.cell], "{} places a wrong value", what());
+            assert_eq!(
+                p.value,
+                solution.cells()[p.cell],
+                "{} places a wrong value",
+                what()
+            );
             assert_eq!(board.value(p.cell), 0, "{} fills a filled cell", what());
         }
         for e in &step.eliminations {
-            assert_ne!(e.value, solution.cells()[e.cell], "{} removes the solution's value", what());
-            assert!(board.has(e.cell, e.value), "{} removes a candidate that is gone", what());
+            assert_ne!(
+                e.value,
+                solution.cells()[e.cell],
+                "{} removes the solution's value",
+                what()
+            );
+            assert!(
+                board.has(e.cell, e.value),
+                "{} removes a candidate that is gone",
+                what()
+            );
         }
         board.apply(&step.placements, &step.eliminations);
     }
-    assert_eq!(board.grid(), *solution, "{puzzle}: the path ends in the solution");
+    assert_eq!(
+        board.grid(),
+        *solution,
+        "{puzzle}: the path ends in the solution"
+    );
 }
 
 fn unique_solution(puzzle: &Grid) -> Grid {
@@ -44,21 +68,32 @@ fn unique_solution(puzzle: &Grid) -> Grid {
 fn grade_file(path: &Path, stride: usize, budget: u64) -> [usize; 6] {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut levels = [0; 6];
-    let lines = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    let lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
     for line in lines.step_by(stride) {
         let puzzle = Grid::parse_puzzle(line).expect("a valid puzzle");
         let solution = unique_solution(&puzzle);
-        let options = Options { explain: true, budget, cancel: None };
+        let options = Options {
+            explain: true,
+            budget,
+            cancel: None,
+        };
         let grade = grader::grade(&puzzle, &solution, &options).expect("graded");
         check_path(&puzzle, &solution, &grade.steps);
-        assert!(grade.steps.iter().all(|s| !s.text.is_empty()), "every step explained");
+        assert!(
+            grade.steps.iter().all(|s| !s.text.is_empty()),
+            "every step explained"
+        );
         levels[grade.difficulty as usize] += 1;
     }
     levels
 }
 
 fn data(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(name)
 }
 
 #[test]
@@ -70,7 +105,10 @@ fn every_step_on_the_committed_samples_is_sound() {
     // it ends in are checked like every other step.
     let hard = grade_file(&data("forum_hardest_1905_11plus_sample.txt"), 25, 2_000_000);
     eprintln!("hardest sample levels: {hard:?}");
-    assert_eq!(hard[Difficulty::Extreme as usize], hard.iter().sum::<usize>());
+    assert_eq!(
+        hard[Difficulty::Extreme as usize],
+        hard.iter().sum::<usize>()
+    );
 }
 
 #[test]
@@ -90,13 +128,19 @@ fn a_classic_puzzle_is_beginner_with_an_explained_path() {
     )
     .unwrap();
     let solution = unique_solution(&puzzle);
-    let options = Options { explain: true, ..Default::default() };
+    let options = Options {
+        explain: true,
+        ..Default::default()
+    };
     let grade = grader::grade(&puzzle, &solution, &options).unwrap();
     assert_eq!(grade.difficulty, Difficulty::Beginner);
     assert!(!grade.lower_bound);
     check_path(&puzzle, &solution, &grade.steps);
     let first = grade.steps[0].plain_explanation();
-    assert!(first.contains("fits only in r") || first.contains("last blank cell"), "{first}");
+    assert!(
+        first.contains("fits only in r") || first.contains("last blank cell"),
+        "{first}"
+    );
 }
 
 /// Techniques beyond singles show up on the sample, each sound (checked in the sample test).
@@ -132,7 +176,10 @@ fn hints_walk_the_puzzle_to_its_end() {
         let puzzle = Grid::parse_puzzle(line).unwrap();
         let solution = unique_solution(&puzzle);
         let mut progress = puzzle.cells().to_vec();
-        let options = Options { explain: true, ..Default::default() };
+        let options = Options {
+            explain: true,
+            ..Default::default()
+        };
         let mut hints = 0;
         loop {
             let board = Grid::from_cells(puzzle.shape(), progress.clone()).unwrap();
@@ -142,7 +189,11 @@ fn hints_walk_the_puzzle_to_its_end() {
                 Hint::Steps(steps) => {
                     let last = steps.last().unwrap();
                     assert!(!last.placements.is_empty(), "a hint ends in a placement");
-                    assert!(steps[..steps.len() - 1].iter().all(|s| s.placements.is_empty()));
+                    assert!(
+                        steps[..steps.len() - 1]
+                            .iter()
+                            .all(|s| s.placements.is_empty())
+                    );
                     check_path_from(&board, &solution, &steps);
                     for p in &last.placements {
                         progress[p.cell] = p.value;
@@ -163,8 +214,14 @@ fn hints_walk_the_puzzle_to_its_end() {
     wrong[2] = if solution.cells()[2] == 1 { 2 } else { 1 };
     let wrong = Grid::from_cells(puzzle.shape(), wrong).unwrap();
     let answer = hint::hint(&puzzle, &wrong, &solution, &Options::default()).unwrap();
-    assert!(matches!(answer, Hint::Mistakes(ref m) if m.len() == 1 && m[0].cell == 2), "{answer:?}");
-    assert_eq!(hint::hint(&puzzle, &solution, &solution, &Options::default()).unwrap(), Hint::Solved);
+    assert!(
+        matches!(answer, Hint::Mistakes(ref m) if m.len() == 1 && m[0].cell == 2),
+        "{answer:?}"
+    );
+    assert_eq!(
+        hint::hint(&puzzle, &solution, &solution, &Options::default()).unwrap(),
+        Hint::Solved
+    );
 }
 
 /// Steps that start from a board (not a puzzle): sound against the solution, without the end check.
@@ -185,12 +242,22 @@ fn check_path_from(board: &Grid, solution: &Grid, steps: &[Step]) {
 /// cells blanked in a `seed`-dependent order while it stays unique.
 fn small_puzzle(shape: Shape, seed: usize) -> (Grid, Grid) {
     let empty = Grid::empty(shape);
-    let full = solver::solve(&empty, &solver::Options { mode: solver::Mode::FirstSolution, ..Default::default() })
-        .solution
-        .unwrap();
+    let full = solver::solve(
+        &empty,
+        &solver::Options {
+            mode: solver::Mode::FirstSolution,
+            ..Default::default()
+        },
+    )
+    .solution
+    .unwrap();
     // Relabel the values by a seed-dependent rotation so the puzzles differ.
     let n = shape.side() as u8;
-    let cells: Vec<u8> = full.cells().iter().map(|&v| (v - 1 + seed as u8) % n + 1).collect();
+    let cells: Vec<u8> = full
+        .cells()
+        .iter()
+        .map(|&v| (v - 1 + seed as u8) % n + 1)
+        .collect();
     let full = Grid::from_cells(shape, cells).unwrap();
     // Blank cells in a seed-dependent order while the puzzle stays unique.
     let mut puzzle = full.cells().to_vec();
@@ -202,7 +269,10 @@ fn small_puzzle(shape: Shape, seed: usize) -> (Grid, Grid) {
         let saved = puzzle[cell];
         puzzle[cell] = 0;
         let g = Grid::from_cells(shape, puzzle.clone()).unwrap();
-        let options = solver::Options { max_guesses: Some(2_000), ..Default::default() };
+        let options = solver::Options {
+            max_guesses: Some(2_000),
+            ..Default::default()
+        };
         if solver::solve(&g, &options).verdict != Verdict::Unique {
             puzzle[cell] = saved;
         }
@@ -218,10 +288,17 @@ fn other_shapes_grade_soundly() {
         for seed in 0..seeds {
             let (puzzle, solution) = small_puzzle(shape, seed);
             assert_eq!(unique_solution(&puzzle), solution);
-            let options = Options { explain: true, budget: 5_000_000, cancel: None };
+            let options = Options {
+                explain: true,
+                budget: 5_000_000,
+                cancel: None,
+            };
             let grade = grader::grade(&puzzle, &solution, &options).unwrap();
             check_path(&puzzle, &solution, &grade.steps);
-            eprintln!("{shape} seed {seed}: {:?} {} {:?}", grade.difficulty, grade.rating, grade.hardest);
+            eprintln!(
+                "{shape} seed {seed}: {:?} {} {:?}",
+                grade.difficulty, grade.rating, grade.hardest
+            );
         }
     }
 }
@@ -235,12 +312,18 @@ fn cancel_stops_and_the_budget_bounds_the_search() {
     let puzzle = Grid::parse_puzzle(line).unwrap();
     let solution = unique_solution(&puzzle);
     let cancel = std::sync::atomic::AtomicBool::new(true);
-    let options = Options { cancel: Some(&cancel), ..Default::default() };
+    let options = Options {
+        cancel: Some(&cancel),
+        ..Default::default()
+    };
     assert_eq!(
         grader::grade(&puzzle, &solution, &options).unwrap_err(),
         grader::GradeError::Cancelled
     );
-    let options = Options { budget: 0, ..Default::default() };
+    let options = Options {
+        budget: 0,
+        ..Default::default()
+    };
     let grade = grader::grade(&puzzle, &solution, &options).unwrap();
     assert!(grade.lower_bound);
     assert_eq!(grade.difficulty, Difficulty::Extreme);

@@ -44,7 +44,9 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
     }
     let mut step = Step::new(Technique::BugPlusOne, 56);
     step.placements.push(Candidate { cell, value });
-    step.evidence = values(board.cands(cell)).map(|value| Candidate { cell, value }).collect();
+    step.evidence = values(board.cands(cell))
+        .map(|value| Candidate { cell, value })
+        .collect();
     if ctx.explain {
         let _ = write!(
             step.text,

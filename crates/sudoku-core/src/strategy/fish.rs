@@ -48,7 +48,11 @@ pub fn find(board: &Board, ctx: &Context<'_>, size: usize) -> Option<Step> {
                 step.eliminations = eliminations;
                 if ctx.explain {
                     let names = |units: &[usize]| {
-                        units.iter().map(|&u| geo.unit_name(u)).collect::<Vec<_>>().join(", ")
+                        units
+                            .iter()
+                            .map(|&u| geo.unit_name(u))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     };
                     let _ = write!(
                         step.text,

@@ -29,7 +29,9 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stoppe
     for options in 2..=3u32 {
         for cell in (0..cells).filter(|&c| board.cands(c).count_ones() == options) {
             ctx.check_cancel()?;
-            let assumptions: Vec<Candidate> = values(board.cands(cell)).map(|value| Candidate { cell, value }).collect();
+            let assumptions: Vec<Candidate> = values(board.cands(cell))
+                .map(|value| Candidate { cell, value })
+                .collect();
             let Some(step) = try_assumptions(board, ctx, &assumptions, None) else {
                 if ctx.exhausted {
                     return Ok(None);
@@ -98,18 +100,29 @@ fn try_assumptions(
     let value = first.2.value(forced);
     let longest = settled.iter().map(|s| s.1).max().unwrap_or(0);
     let mut step = Step::new(Technique::ForcingChain, 85 + length_adjustment(longest));
-    step.placements.push(Candidate { cell: forced, value });
+    step.placements.push(Candidate {
+        cell: forced,
+        value,
+    });
     step.evidence = assumptions.to_vec();
     if ctx.explain {
         match unit {
             Some(unit) => {
                 let v = assumptions[0].value;
-                let _ = write!(step.text, "Wherever {{{v}}} goes in {} (", geo.unit_name(unit));
+                let _ = write!(
+                    step.text,
+                    "Wherever {{{v}}} goes in {} (",
+                    geo.unit_name(unit)
+                );
                 super::write_cells(&mut step.text, board, assumptions.iter().map(|a| a.cell));
                 step.text.push_str("), ");
             }
             None => {
-                let _ = write!(step.text, "Whichever value {} holds (", geo.name(assumptions[0].cell));
+                let _ = write!(
+                    step.text,
+                    "Whichever value {} holds (",
+                    geo.name(assumptions[0].cell)
+                );
                 write_values(&mut step.text, assumptions.iter().map(|a| a.value), " or ");
                 step.text.push_str("), ");
             }

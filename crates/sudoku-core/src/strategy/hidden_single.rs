@@ -28,8 +28,18 @@ fn find_in(
         for value in values(board.all() & !board.placed(unit)) {
             let positions = board.positions(unit, value);
             if positions.count_ones() == 1 {
-                let cell = board.geo().cell_at(unit, positions.trailing_zeros() as usize);
-                return Some(single(board, ctx, unit, cell, value, rating, Technique::HiddenSingle));
+                let cell = board
+                    .geo()
+                    .cell_at(unit, positions.trailing_zeros() as usize);
+                return Some(single(
+                    board,
+                    ctx,
+                    unit,
+                    cell,
+                    value,
+                    rating,
+                    Technique::HiddenSingle,
+                ));
             }
         }
     }

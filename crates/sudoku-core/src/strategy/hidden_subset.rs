@@ -4,7 +4,9 @@
 
 use std::fmt::Write as _;
 
-use super::{Context, Step, Technique, hidden_single, k_sets, write_cells, write_eliminations, write_values};
+use super::{
+    Context, Step, Technique, hidden_single, k_sets, write_cells, write_eliminations, write_values,
+};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
 
 /// The first hidden subset of `size` values (2 to 4) that removes something; with `direct`, only one
@@ -49,7 +51,9 @@ pub fn find(board: &Board, ctx: &Context<'_>, size: usize, direct: bool) -> Opti
             let mut step = Step::new(technique, rating);
             step.evidence = cells
                 .iter()
-                .flat_map(|&cell| values(board.cands(cell) & kept).map(move |value| Candidate { cell, value }))
+                .flat_map(|&cell| {
+                    values(board.cands(cell) & kept).map(move |value| Candidate { cell, value })
+                })
                 .collect();
             step.eliminations = eliminations;
             if let Some((_, cell, value)) = single {
@@ -60,7 +64,10 @@ pub fn find(board: &Board, ctx: &Context<'_>, size: usize, direct: bool) -> Opti
                 write_values(&mut step.text, values(kept), ", ");
                 step.text.push_str(" fit only in ");
                 write_cells(&mut step.text, board, cells.iter().copied());
-                let _ = write!(step.text, " (a hidden {name}), so those cells hold nothing else.");
+                let _ = write!(
+                    step.text,
+                    " (a hidden {name}), so those cells hold nothing else."
+                );
                 write_eliminations(&mut step.text, board, &step.eliminations);
                 if let Some((unit, cell, value)) = single {
                     let _ = write!(

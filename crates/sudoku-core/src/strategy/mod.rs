@@ -265,7 +265,11 @@ impl Context<'_> {
 }
 
 /// Appends `r1c2` names of `cells` joined by `, ` to `text`.
-pub(crate) fn write_cells(text: &mut String, board: &Board, cells: impl IntoIterator<Item = usize>) {
+pub(crate) fn write_cells(
+    text: &mut String,
+    board: &Board,
+    cells: impl IntoIterator<Item = usize>,
+) {
     for (i, cell) in cells.into_iter().enumerate() {
         if i > 0 {
             text.push_str(", ");
@@ -295,7 +299,10 @@ pub(crate) fn write_eliminations(text: &mut String, board: &Board, eliminations:
         write_cells(
             text,
             board,
-            eliminations.iter().filter(|c| c.value == *v).map(|c| c.cell),
+            eliminations
+                .iter()
+                .filter(|c| c.value == *v)
+                .map(|c| c.cell),
         );
     }
     text.push('.');

@@ -39,7 +39,9 @@ pub fn find(board: &Board, ctx: &Context<'_>, size: usize) -> Option<Step> {
             let mut step = Step::new(technique, rating);
             step.evidence = cells
                 .iter()
-                .flat_map(|&cell| values(board.cands(cell)).map(move |value| Candidate { cell, value }))
+                .flat_map(|&cell| {
+                    values(board.cands(cell)).map(move |value| Candidate { cell, value })
+                })
                 .collect();
             step.eliminations = eliminations;
             if ctx.explain {

@@ -26,16 +26,23 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
                     let [_, _, ba] = geo.units_of(a);
                     let boxes = corners.map(|c| geo.units_of(c)[2]);
                     let other_boxes = boxes.iter().filter(|&&b| b != ba).collect::<Vec<_>>();
-                    if other_boxes.is_empty() || other_boxes.iter().any(|&&b| b != *other_boxes[0]) {
+                    if other_boxes.is_empty() || other_boxes.iter().any(|&&b| b != *other_boxes[0])
+                    {
                         continue;
                     }
                     if corners.iter().any(|&c| board.cands(c) & pair != pair) {
                         continue;
                     }
-                    let extra: Vec<usize> = corners.iter().copied().filter(|&c| board.cands(c) != pair).collect();
+                    let extra: Vec<usize> = corners
+                        .iter()
+                        .copied()
+                        .filter(|&c| board.cands(c) != pair)
+                        .collect();
                     let step = if pass == 1 && extra.len() == 1 {
                         let cell = extra[0];
-                        let eliminations: Vec<Candidate> = values(pair).map(|value| Candidate { cell, value }).collect();
+                        let eliminations: Vec<Candidate> = values(pair)
+                            .map(|value| Candidate { cell, value })
+                            .collect();
                         Some((Technique::UniqueRectangle, 45, eliminations, 1))
                     } else if pass == 2
                         && extra.len() == 2
@@ -45,11 +52,18 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
                     {
                         let value = (board.cands(extra[0]) & !pair).trailing_zeros() as u8 + 1;
                         let eliminations = seen_by_all(board, value, &extra);
-                        (!eliminations.is_empty()).then_some((Technique::UniqueRectangle, 46, eliminations, 2))
+                        (!eliminations.is_empty()).then_some((
+                            Technique::UniqueRectangle,
+                            46,
+                            eliminations,
+                            2,
+                        ))
                     } else {
                         None
                     };
-                    let Some((technique, rating, eliminations, kind)) = step else { continue };
+                    let Some((technique, rating, eliminations, kind)) = step else {
+                        continue;
+                    };
                     let mut step = Step::new(technique, rating);
                     step.evidence = corners
                         .iter()

@@ -78,7 +78,10 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     let (chain, value, eliminations) = best?;
     let technique = name(board, &chain, value);
     let mut step = Step::new(technique, 66 + length_adjustment(chain.len()));
-    step.evidence = chain.iter().map(|&cell| Candidate { cell, value }).collect();
+    step.evidence = chain
+        .iter()
+        .map(|&cell| Candidate { cell, value })
+        .collect();
     step.eliminations = eliminations;
     if ctx.explain {
         let _ = write!(step.text, "{} on {{{value}}}: ", technique.name());

@@ -18,7 +18,9 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     let n = board.n();
     let geo = board.geo();
     let cells = n * n;
-    let bivalue: Vec<usize> = (0..cells).filter(|&c| board.cands(c).count_ones() == 2).collect();
+    let bivalue: Vec<usize> = (0..cells)
+        .filter(|&c| board.cands(c).count_ones() == 2)
+        .collect();
     if !ctx.spend((bivalue.len() * bivalue.len() * 2) as u64) {
         return None;
     }
@@ -49,7 +51,9 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
                             if p == cell || p == s || board.cands(p).count_ones() != 2 {
                                 continue;
                             }
-                            let other = (board.cands(p) & !crate::candidates::bit(w)).trailing_zeros() as u8 + 1;
+                            let other = (board.cands(p) & !crate::candidates::bit(w))
+                                .trailing_zeros() as u8
+                                + 1;
                             let to = p * n + usize::from(other) - 1;
                             if parent[to] != NONE {
                                 continue;
@@ -58,7 +62,9 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
                             next.push(to);
                             if other == a && length >= 3 {
                                 let eliminations = seen_by_all(board, a, &[s, p]);
-                                if !eliminations.is_empty() && best.as_ref().is_none_or(|b| b.0.len() > length) {
+                                if !eliminations.is_empty()
+                                    && best.as_ref().is_none_or(|b| b.0.len() > length)
+                                {
                                     best = Some((chain(&parent, to, n), a, eliminations));
                                 }
                             }
@@ -73,12 +79,18 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     let mut step = Step::new(Technique::XyChain, 66 + length_adjustment(2 * chain.len()));
     step.evidence = chain
         .iter()
-        .flat_map(|&(cell, _)| values(board.cands(cell)).map(move |value| Candidate { cell, value }))
+        .flat_map(|&(cell, _)| {
+            values(board.cands(cell)).map(move |value| Candidate { cell, value })
+        })
         .collect();
     step.eliminations = eliminations;
     if ctx.explain {
         let (first, last) = (chain[0].0, chain[chain.len() - 1].0);
-        let _ = write!(step.text, "XY-Chain: if {} is not {{{value}}}, then ", geo.name(first));
+        let _ = write!(
+            step.text,
+            "XY-Chain: if {} is not {{{value}}}, then ",
+            geo.name(first)
+        );
         for (i, &(cell, on)) in chain.iter().enumerate() {
             if i > 0 {
                 step.text.push_str(", so ");

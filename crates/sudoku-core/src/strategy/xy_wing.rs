@@ -27,7 +27,11 @@ pub(crate) fn wing(board: &Board, ctx: &Context<'_>, xyz: bool) -> Option<Step> 
         for unit in geo.units_of(pivot) {
             for c in geo.cells_of(unit) {
                 let m = board.cands(c);
-                if c != pivot && m.count_ones() == 2 && (m & pm).count_ones() == if xyz { 2 } else { 1 } && !peers.contains(&c) {
+                if c != pivot
+                    && m.count_ones() == 2
+                    && (m & pm).count_ones() == if xyz { 2 } else { 1 }
+                    && !peers.contains(&c)
+                {
                     peers.push(c);
                 }
             }
@@ -41,14 +45,21 @@ pub(crate) fn wing(board: &Board, ctx: &Context<'_>, xyz: bool) -> Option<Step> 
                 }
                 // XY: the pincers share z outside the pivot; XYZ: z is in the pivot too and the
                 // pincers' other values are the pivot's other two.
-                let fits = if xyz { pm & z != 0 && (ma | mb) == pm } else { pm & z == 0 && (ma | mb) & !z == pm };
+                let fits = if xyz {
+                    pm & z != 0 && (ma | mb) == pm
+                } else {
+                    pm & z == 0 && (ma | mb) & !z == pm
+                };
                 if !fits {
                     continue;
                 }
                 let value = z.trailing_zeros() as u8 + 1;
                 let wings: &[usize] = if xyz { &[pivot, a, b] } else { &[a, b] };
                 let eliminations = seen_by_all(board, value, wings);
-                let eliminations: Vec<Candidate> = eliminations.into_iter().filter(|c| c.cell != pivot).collect();
+                let eliminations: Vec<Candidate> = eliminations
+                    .into_iter()
+                    .filter(|c| c.cell != pivot)
+                    .collect();
                 if eliminations.is_empty() {
                     continue;
                 }
@@ -60,7 +71,9 @@ pub(crate) fn wing(board: &Board, ctx: &Context<'_>, xyz: bool) -> Option<Step> 
                 let mut step = Step::new(technique, rating);
                 step.evidence = [pivot, a, b]
                     .iter()
-                    .flat_map(|&cell| values(board.cands(cell)).map(move |value| Candidate { cell, value }))
+                    .flat_map(|&cell| {
+                        values(board.cands(cell)).map(move |value| Candidate { cell, value })
+                    })
                     .collect();
                 step.eliminations = eliminations;
                 if ctx.explain {
