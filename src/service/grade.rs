@@ -15,10 +15,12 @@ use tonic_types::{ErrorDetails, StatusExt};
 
 use super::{CancelOnDrop, SolveError, Sudoku};
 use crate::grid::{Grid, PuzzleError, Shape};
+use crate::pool::{CallJob, StopReason, Ticket};
 use crate::proto::{self, GradeRequest, GradeResponse, HintRequest, HintResponse};
 use crate::solver::{self, Mode, Verdict};
 use sudoku_core::symbols::Symbols;
 use sudoku_core::text::{Format, Notation};
+use tokio::sync::oneshot;
 
 /// The effort budget of one Grade or Hint call (see `sudoku_core::grader::Options::budget`): a
 /// fraction of a second of forcing-chain search; past it the path guesses and says the rating is a
@@ -44,7 +46,7 @@ pub(super) async fn grade(
         let max_guesses = service.limits.default_max_guesses;
         let work =
             move |cancel: &AtomicBool| grade_puzzle(&puzzle, &write, explain, max_guesses, cancel);
-        within(deadline, off_thread(service, work)).await
+        off_thread(service, deadline, work).await
     }
     .await;
     finish(service, "Grade", started, result)
@@ -80,7 +82,7 @@ pub(super) async fn hint(
         let max_guesses = service.limits.default_max_guesses;
         let work =
             move |cancel: &AtomicBool| hint_board(&puzzle, &progress, &write, max_guesses, cancel);
-        within(deadline, off_thread(service, work)).await
+        off_thread(service, deadline, work).await
     }
     .await;
     finish(service, "Hint", started, result)
@@ -144,39 +146,50 @@ fn finish<T>(
     result.map(Response::new).map_err(Status::from)
 }
 
-/// `work`, given up with DEADLINE_EXCEEDED at the call's deadline (dropping it raises its cancel flag).
-async fn within<T>(
-    deadline: Option<Instant>,
-    work: impl Future<Output = Result<T, Invalid>>,
-) -> Result<T, Invalid> {
-    match deadline {
-        Some(deadline) if deadline <= Instant::now() => Err(SolveError::DeadlineExceeded.into()),
-        Some(deadline) => tokio::time::timeout_at(deadline.into(), work)
-            .await
-            .unwrap_or(Err(SolveError::DeadlineExceeded.into())),
-        None => work.await,
-    }
-}
-
-/// Runs CPU-bound `work` off the async threads, on a solver slot, with a cancel flag raised when this
-/// future is dropped (the call's deadline passed or its client went away). The one place Grade and
-/// Hint leave the async side: point it at another pool here.
+/// Runs CPU-bound `work` on the server's solver pool, queued with the Solve calls (never on an async
+/// thread), with the call's stop flag: raised when this future is dropped (the client went away) or
+/// at the call's deadline, which answers DEADLINE_EXCEEDED. Waiting for a worker is bounded by the
+/// queue timeout, as for Solve.
 async fn off_thread<T: Send + 'static>(
     service: &Sudoku,
+    deadline: Option<Instant>,
     work: impl FnOnce(&AtomicBool) -> Result<T, Invalid> + Send + 'static,
 ) -> Result<T, Invalid> {
-    let slot = service.unary_slot().await?;
-    let cancel = Arc::new(AtomicBool::new(false));
-    let _stop_on_drop = CancelOnDrop(cancel.clone());
-    let metrics = service.metrics.clone();
-    let task = tokio::task::spawn_blocking(move || {
-        let _slot = slot;
-        let _working = metrics.in_flight();
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&cancel)))
-            .unwrap_or_else(|_| Err(SolveError::Internal("the logic engine failed".into()).into()))
-    });
-    task.await
-        .map_err(|e| SolveError::Internal(e.to_string()))?
+    if deadline.is_some_and(|deadline| deadline <= Instant::now()) {
+        return Err(SolveError::DeadlineExceeded.into());
+    }
+    let ticket = Arc::new(Ticket::default());
+    let _cancel_on_drop = CancelOnDrop(ticket.clone());
+    let (reply, mut answer) = oneshot::channel();
+    let job = CallJob {
+        ticket: ticket.clone(),
+        work: Box::new(move |stop: &AtomicBool| {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(stop)))
+                .unwrap_or_else(|_| {
+                    Err(SolveError::Internal("the logic engine failed".into()).into())
+                });
+            let _ = reply.send(result);
+        }),
+    };
+    service.pool.submit_call(job)?;
+    let queue_timeout = service.limits.queue_timeout;
+    let answer = async {
+        let answer = match tokio::time::timeout(queue_timeout, &mut answer).await {
+            Ok(answer) => answer,
+            // Still queued: give up the job, unless a worker took it just now.
+            Err(_) if ticket.claim() => return Err(SolveError::QueueTimeout(queue_timeout).into()),
+            Err(_) => answer.await,
+        };
+        answer
+            .unwrap_or_else(|_| Err(SolveError::Internal("the solver pool stopped".into()).into()))
+    };
+    tokio::select! {
+        answer = answer => answer,
+        () = crate::grpc::sleep(deadline) => {
+            ticket.stop.raise(StopReason::DeadlineExceeded);
+            Err(SolveError::DeadlineExceeded.into())
+        }
+    }
 }
 
 /// The puzzle's verdict and, when unique, its solution.
