@@ -330,10 +330,17 @@ impl Board {
         }
         self.values[cell] = v;
         self.empty -= 1;
-        let geo = Arc::clone(&self.geo);
-        for unit in geo.units_of(cell) {
+        let n = self.geo.n;
+        let units = self.geo.cell_units[cell];
+        for unit in units.map(usize::from) {
             self.placed[unit] |= bit(v);
-            for peer in geo.cells_of(unit) {
+            // Only the cells that still hold `v` (the unit's positions of `v`, kept in step with
+            // the candidates by `eliminate`) need visiting.
+            let mut peers = self.pos[unit * n + usize::from(v) - 1];
+            while peers != 0 {
+                let slot = peers.trailing_zeros() as usize;
+                peers &= peers - 1;
+                let peer = usize::from(self.geo.unit_cells[unit * n + slot]);
                 self.eliminate(peer, v);
             }
         }
