@@ -55,8 +55,12 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod candidates;
 pub mod canonicalization;
+pub mod grader;
 pub mod grid;
+pub mod hint;
 pub mod solver;
+pub mod strategy;
 pub mod symbols;
 pub mod text;
