@@ -23,5 +23,6 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod generator;
 pub mod grid;
 pub mod solver;
