@@ -57,6 +57,14 @@ enum Command {
     )]
     Bench(BenchArgs),
 
+    /// Generate fresh puzzles locally, without a server: one per line (with --details, also the
+    /// solution, clue count and seed). The same arguments and seed give what a server gives.
+    #[command(
+        after_help = "Examples:\n  sudoku-grpc generate --count 10 --seed 7 --symmetry rotate-180 --minimal\n  \
+                            sudoku-grpc generate --box 4x4 --details"
+    )]
+    Generate(crate::generate::GenerateArgs),
+
     /// Call a running server: solve one puzzle, or stream a file of puzzles through SolveBatch.
     Client(crate::client::Args),
 
@@ -124,6 +132,7 @@ pub fn main() -> ExitCode {
         Command::Serve(config) => run_async(serve(config)),
         Command::Solve(args) => solve_lines(&args),
         Command::Bench(args) => bench(args),
+        Command::Generate(args) => crate::generate::run_local(&args),
         Command::Client(args) => run_async(crate::client::run(args)),
         Command::Load(args) => run_async(crate::load::run(args)),
         Command::Health(args) => run_async(health(args)),

@@ -42,7 +42,8 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
     53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n  \
     sudoku-grpc client --server http://10.0.0.7:50051 batch puzzles.txt > solutions.txt\n  \
     sudoku-grpc client --server http://a:50051 --server http://b:50051 batch puzzles.txt\n  \
-    sudoku-grpc client --server http://sudoku-headless.default.svc:50051 batch - < puzzles.txt")]
+    sudoku-grpc client --server http://sudoku-headless.default.svc:50051 batch - < puzzles.txt\n  \
+    sudoku-grpc client generate --count 1000 --seed 7 --symmetry rotate-180 --minimal")]
 pub struct Args {
     /// The server: a URL, or `HOST:PORT` for plain HTTP/2. Repeat (or separate with commas) to spread
     /// a batch over several servers; a host name with several addresses (such as a Kubernetes headless
@@ -75,6 +76,8 @@ pub enum Command {
     /// one answer line per puzzle in order, and a summary by verdict on stderr. Exit 1 if any puzzle
     /// was invalid.
     Batch(BatchArgs),
+    /// Stream fresh puzzles from the server's Generate, one line each as they arrive.
+    Generate(crate::generate::GenerateArgs),
 }
 
 /// Arguments of `client solve`.
@@ -109,6 +112,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         match &args.command {
             Command::Solve(solve) => solve_one(&args, solve).await,
             Command::Batch(batch) => solve_batch(&args, batch).await,
+            Command::Generate(generate) => crate::generate::call(&args, generate).await,
         }
     };
     match args.timeout {
@@ -207,7 +211,7 @@ pub fn describe(status: &tonic::Status) -> String {
 }
 
 /// Adds the call's deadline and request id to `request`.
-fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyhow::Result<()> {
+pub(crate) fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyhow::Result<()> {
     if let Some(timeout) = args.timeout {
         request.set_timeout(timeout);
     }

@@ -85,6 +85,10 @@ pub struct ServerConfig {
     #[arg(long, env = "SUDOKU_MAX_GUESSES_CAP", default_value_t = 100_000_000)]
     pub max_guesses_cap: u64,
 
+    /// The most puzzles one Generate call makes; a larger `count` is capped to this.
+    #[arg(long, env = "SUDOKU_MAX_GENERATE_COUNT", default_value_t = 10_000)]
+    pub max_generate_count: u32,
+
     /// Concurrent streams (RPCs) per HTTP/2 connection.
     #[arg(long, env = "SUDOKU_MAX_CONCURRENT_STREAMS", default_value_t = 256)]
     pub max_concurrent_streams: u32,

@@ -15,6 +15,7 @@ pub mod bench;
 pub mod cli;
 pub mod client;
 pub mod config;
+pub mod generate;
 pub mod grpc;
 pub mod load;
 pub mod metrics;

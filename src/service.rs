@@ -84,6 +84,8 @@ struct Limits {
     queue_timeout: Duration,
     default_max_guesses: u64,
     max_guesses_cap: u64,
+    /// The most puzzles one Generate call makes.
+    max_generate_count: u32,
 }
 
 /// The `sudoku.v1.SudokuService` implementation. Cheap to clone: clones share one pool of solver slots.
@@ -214,6 +216,7 @@ impl Sudoku {
                 queue_timeout: config.queue_timeout,
                 default_max_guesses: config.default_max_guesses,
                 max_guesses_cap: config.max_guesses_cap,
+                max_generate_count: config.max_generate_count.max(1),
             },
             metrics,
             solvers: Arc::new(Semaphore::new(solvers)),
