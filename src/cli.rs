@@ -53,7 +53,8 @@ enum Command {
     /// backtracking baseline measured in the same run.
     #[command(
         after_help = "Examples:\n  sudoku-grpc bench ../shared/data/17_clue.txt ../shared/data/forum_hardest_1905_11plus.txt\n  \
-                            sudoku-grpc bench --threads 2 tests/data/17_clue_sample.txt"
+                            sudoku-grpc bench --threads 2 tests/data/17_clue_sample.txt\n  \
+                            sudoku-grpc bench --generate --threads 2"
     )]
     Bench(BenchArgs),
 
@@ -95,8 +96,15 @@ struct SolveArgs {
 #[derive(Debug, clap::Args)]
 struct BenchArgs {
     /// Files of puzzles, one per line (`#` lines are comments).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "generate")]
     files: Vec<PathBuf>,
+    /// Benchmark the generator instead: puzzles per second by shape and option, beside a textbook
+    /// generator in the same run.
+    #[arg(long)]
+    generate: bool,
+    /// With --generate: multiplies the number of puzzles made per case.
+    #[arg(long, default_value_t = 1, requires = "generate")]
+    scale: u64,
     /// Solver threads (1 measures single-thread latency; more, throughput).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -160,6 +168,10 @@ async fn serve(config: ServerConfig) -> anyhow::Result<ExitCode> {
 }
 
 fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    if args.generate {
+        crate::bench_generate::run(args.scale, args.threads, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let options = crate::bench::BenchOptions {
         threads: args.threads.max(1),
         baseline_sample: args.baseline_sample,

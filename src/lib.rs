@@ -12,6 +12,7 @@ pub use sudoku_core::grid;
 pub use sudoku_core::solver;
 
 pub mod bench;
+pub mod bench_generate;
 pub mod cli;
 pub mod client;
 pub mod config;
