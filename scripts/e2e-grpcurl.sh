@@ -5,7 +5,8 @@
 # an invalid Solve (InvalidArgument and its message), health, and SolveBatch streaming a file of
 # puzzles through `-d @` (one response per puzzle, ids and indexes in order, valid solutions, a bad
 # item answered in place). Also checks /metrics counted those calls, the Docker HEALTHCHECK command,
-# and graceful shutdown on SIGTERM.
+# and graceful shutdown on SIGTERM. Grade (the classic puzzle's path in words, replayed to its
+# solution) and Hint (the next step, and a wrong entry answered as a mistake).
 #
 # The commands of the readable part are recorded with their output in target/e2e/grpcurl-session.txt
 # (address shown as 127.0.0.1:50051, the default) for the README.
@@ -89,6 +90,23 @@ log "invalid Solve: InvalidArgument, message names the row and digit"
 session "grpcurl -plaintext -d '{\"puzzle\": \"12x\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Solve"
 ((RC == 67)) || { printf '%s\n' "$OUT" >&2; die "unreadable Solve: exit $RC, want 67"; }
 grep -qE "Message: .*x" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "unreadable Solve: message does not name 'x'"; }
+
+# Grade: the classic puzzle with its path in words; Hint: the next step of a board, and a mistake.
+CLASSIC="53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+session "grpcurl -plaintext -d '{\"puzzle\": \"$CLASSIC\", \"include_steps\": true}' 127.0.0.1:50051 sudoku.v1.SudokuService/Grade"
+expect_ok Grade
+"${CHECK[@]}" grade "$CLASSIC" <<<"$OUT" >&2
+session "grpcurl -plaintext -d '{\"puzzle\": \"$CLASSIC\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Hint"
+expect_ok Hint
+expect_contains Hint '"explanation": "In box 2, 8 fits only in r1c6."'
+WRONG="534.7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+session "grpcurl -plaintext -d '{\"puzzle\": \"$CLASSIC\", \"progress\": \"$WRONG\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Hint"
+expect_ok "Hint with a mistake"
+expect_contains "Hint with a mistake" '"mistakes"'
+session "grpcurl -plaintext -d '{\"puzzle\": \"$BAD\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Grade"
+((RC == 67)) || { printf '%s\n' "$OUT" >&2; die "invalid Grade: exit $RC, want 67"; }
+grep -qiE "Message: .*row 1" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "invalid Grade: message does not name row 1"; }
+log "Grade and Hint: graded path checked, hint and mistake answered, bad puzzle InvalidArgument"
 
 session "grpcurl -plaintext -d '{\"service\": \"sudoku.v1.SudokuService\"}' 127.0.0.1:50051 grpc.health.v1.Health/Check"
 expect_ok "health Check"

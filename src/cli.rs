@@ -65,6 +65,19 @@ enum Command {
                             sudoku-grpc generate --box 4x4 --details"
     )]
     Generate(crate::generate::GenerateArgs),
+    /// Grade puzzles locally the way people solve them: one line per puzzle with its level, its
+    /// rating on the Sudoku Explainer scale and its hardest technique (a `+` after the rating when the
+    /// effort budget ran out and it is a lower bound); `--steps` adds the path in words.
+    #[command(after_help = "Examples:\n  sudoku-grpc grade puzzles.txt\n  \
+                            echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 \
+                            | sudoku-grpc grade --steps")]
+    Grade(GradeArgs),
+
+    /// The next step for a player: from the board (`--progress`, the givens plus their entries; the
+    /// puzzle when absent) to its next placement, in words; or the entries that are wrong.
+    #[command(after_help = "Examples:\n  sudoku-grpc hint \
+                            53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")]
+    Hint(HintArgs),
 
     /// Call a running server: solve one puzzle, or stream a file of puzzles through SolveBatch.
     Client(crate::client::Args),
@@ -94,6 +107,24 @@ struct SolveArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct GradeArgs {
+    /// File of puzzles, one per line; `-` or nothing for stdin.
+    file: Option<PathBuf>,
+    /// Print each puzzle's path, one step a line, after its grade.
+    #[arg(long)]
+    steps: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct HintArgs {
+    /// The puzzle: its givens only.
+    puzzle: String,
+    /// The player's board: the givens plus their entries.
+    #[arg(long)]
+    progress: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
 struct BenchArgs {
     /// Files of puzzles, one per line (`#` lines are comments).
     #[arg(required_unless_present = "generate")]
@@ -114,6 +145,10 @@ struct BenchArgs {
     /// The most time the baseline may spend on one puzzle.
     #[arg(long, default_value = "20ms", value_parser = humantime::parse_duration)]
     baseline_cap: Duration,
+    /// Benchmark the logic engine (Grade) instead of the solver: time per puzzle, the levels'
+    /// distribution, and the puzzles singles solve in µs each.
+    #[arg(long)]
+    grade: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -141,6 +176,8 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve_lines(&args),
         Command::Bench(args) => bench(args),
         Command::Generate(args) => crate::generate::run_local(&args),
+        Command::Grade(args) => grade_lines(&args),
+        Command::Hint(args) => hint(&args),
         Command::Client(args) => run_async(crate::client::run(args)),
         Command::Load(args) => run_async(crate::load::run(args)),
         Command::Health(args) => run_async(health(args)),
@@ -170,6 +207,10 @@ async fn serve(config: ServerConfig) -> anyhow::Result<ExitCode> {
 fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.generate {
         crate::bench_generate::run(args.scale, args.threads, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.grade {
+        crate::grade_bench::run(&args.files, args.threads, &mut std::io::stdout().lock())?;
         return Ok(ExitCode::SUCCESS);
     }
     let options = crate::bench::BenchOptions {
@@ -223,15 +264,69 @@ fn answer_line(line: &str, mode: Mode, max_guesses: u64) -> (String, &'static st
     client::answer_line(outcome.verdict.into(), &solution, "")
 }
 
-fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let input: Box<dyn BufRead> = match &args.file {
+/// The lines of a file, or of stdin for `-` or none.
+fn open_lines(file: Option<&PathBuf>) -> anyhow::Result<Box<dyn BufRead>> {
+    Ok(match file {
         None => Box::new(std::io::stdin().lock()),
         Some(path) if path.as_os_str() == "-" => Box::new(std::io::stdin().lock()),
         Some(path) => Box::new(std::io::BufReader::new(
             std::fs::File::open(path)
                 .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?,
         )),
+    })
+}
+
+fn grade_lines(args: &GradeArgs) -> anyhow::Result<ExitCode> {
+    let input = open_lines(args.file.as_ref())?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut invalid = 0;
+    for line in input.lines() {
+        let line = line?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let graded = Grid::parse_puzzle(text)
+            .map_err(|e| e.to_string())
+            .and_then(|puzzle| crate::service::grade_local(&puzzle, args.steps));
+        match graded {
+            Ok(response) => {
+                writeln!(out, "{}", crate::service::grade_line(&response))?;
+                for step in &response.steps {
+                    writeln!(out, "  {}", crate::service::step_line(step))?;
+                }
+            }
+            Err(e) => {
+                invalid += 1;
+                writeln!(out, "invalid {e}")?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if invalid > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn hint(args: &HintArgs) -> anyhow::Result<ExitCode> {
+    let puzzle =
+        Grid::parse_puzzle(&args.puzzle).map_err(|e| anyhow::anyhow!("invalid puzzle: {e}"))?;
+    let progress = match &args.progress {
+        Some(board) => Grid::parse(board).map_err(|e| anyhow::anyhow!("invalid progress: {e}"))?,
+        None => puzzle.clone(),
     };
+    let response =
+        crate::service::hint_local(&puzzle, &progress).map_err(|e| anyhow::anyhow!(e))?;
+    for line in crate::service::hint_lines(&response) {
+        println!("{line}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    let input = open_lines(args.file.as_ref())?;
     let mode = if args.skip_uniqueness_check {
         Mode::FirstSolution
     } else {

@@ -24,7 +24,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::proto::sudoku_service_client::SudokuServiceClient;
-use crate::proto::{SolveBatchRequest, SolveRequest, Verdict};
+use crate::proto::{GradeRequest, HintRequest, SolveBatchRequest, SolveRequest, Verdict};
 
 /// Puzzles per chunk when a file is spread over several endpoints.
 pub const CHUNK: u64 = 256;
@@ -78,6 +78,31 @@ pub enum Command {
     Batch(BatchArgs),
     /// Stream fresh puzzles from the server's Generate, one line each as they arrive.
     Generate(crate::generate::GenerateArgs),
+    /// Grade one puzzle through the server's Grade call; prints its level, rating and hardest
+    /// technique, and with `--steps` the path in words.
+    Grade(GradeArgs),
+    /// Ask the server's Hint call for the next step of a player's board.
+    Hint(HintArgs),
+}
+
+/// Arguments of `client grade`.
+#[derive(Debug, clap::Args)]
+pub struct GradeArgs {
+    /// The puzzle.
+    pub puzzle: String,
+    /// Print the path, one step a line.
+    #[arg(long)]
+    pub steps: bool,
+}
+
+/// Arguments of `client hint`.
+#[derive(Debug, clap::Args)]
+pub struct HintArgs {
+    /// The puzzle: its givens only.
+    pub puzzle: String,
+    /// The player's board: the givens plus their entries.
+    #[arg(long, default_value = "")]
+    pub progress: String,
 }
 
 /// Arguments of `client solve`.
@@ -113,6 +138,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             Command::Solve(solve) => solve_one(&args, solve).await,
             Command::Batch(batch) => solve_batch(&args, batch).await,
             Command::Generate(generate) => crate::generate::call(&args, generate).await,
+            Command::Grade(grade) => grade_one(&args, grade).await,
+            Command::Hint(hint) => hint_one(&args, hint).await,
         }
     };
     match args.timeout {
@@ -290,6 +317,58 @@ async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::FAILURE)
         }
         Err(status) => Err(anyhow!("{url}: Solve failed: {}", describe(&status))),
+    }
+}
+
+async fn grade_one(args: &Args, grade: &GradeArgs) -> anyhow::Result<ExitCode> {
+    let endpoints = resolve(&args.servers).await?;
+    let url = &endpoints[0];
+    let mut client = SudokuServiceClient::new(connect(url).await?);
+    let mut request = tonic::Request::new(GradeRequest {
+        puzzle: grade.puzzle.clone(),
+        include_steps: grade.steps,
+        ..Default::default()
+    });
+    decorate(&mut request, args)?;
+    match client.grade(request).await {
+        Ok(answer) => {
+            let answer = answer.into_inner();
+            println!("{}", crate::service::grade_line(&answer));
+            for step in &answer.steps {
+                println!("  {}", crate::service::step_line(step));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(status) if status.code() == tonic::Code::InvalidArgument => {
+            eprintln!("invalid puzzle: {}", status.message());
+            Ok(ExitCode::FAILURE)
+        }
+        Err(status) => Err(anyhow!("{url}: Grade failed: {}", describe(&status))),
+    }
+}
+
+async fn hint_one(args: &Args, hint: &HintArgs) -> anyhow::Result<ExitCode> {
+    let endpoints = resolve(&args.servers).await?;
+    let url = &endpoints[0];
+    let mut client = SudokuServiceClient::new(connect(url).await?);
+    let mut request = tonic::Request::new(HintRequest {
+        puzzle: hint.puzzle.clone(),
+        progress: hint.progress.clone(),
+        ..Default::default()
+    });
+    decorate(&mut request, args)?;
+    match client.hint(request).await {
+        Ok(answer) => {
+            for line in crate::service::hint_lines(&answer.into_inner()) {
+                println!("{line}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(status) if status.code() == tonic::Code::InvalidArgument => {
+            eprintln!("invalid request: {}", status.message());
+            Ok(ExitCode::FAILURE)
+        }
+        Err(status) => Err(anyhow!("{url}: Hint failed: {}", describe(&status))),
     }
 }
 

@@ -17,6 +17,7 @@ pub mod cli;
 pub mod client;
 pub mod config;
 pub mod generate;
+pub mod grade_bench;
 pub mod grpc;
 pub mod load;
 pub mod metrics;

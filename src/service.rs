@@ -6,6 +6,8 @@ mod canonicalize;
 mod generate;
 mod grade;
 
+pub use grade::{grade_line, grade_local, hint_lines, hint_local, step_line};
+
 use std::collections::VecDeque;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -225,3 +225,51 @@ def test_example_client(server_addr, tmp_path):
 
     out = run(CLASH_IN_ROW_1)
     assert out.returncode == 2 and "INVALID_ARGUMENT" in out.stderr
+
+
+def test_grade_explains_a_path_to_the_solution(pb, stub):
+    reply = stub.Grade(pb.msg.GradeRequest(puzzle=CLASSIC, include_steps=True), timeout=10)
+    assert reply.verdict == pb.msg.VERDICT_UNIQUE
+    assert reply.difficulty == pb.msg.DIFFICULTY_BEGINNER
+    assert reply.rating <= 1.5
+    assert reply.hardest_technique == pb.msg.TECHNIQUE_HIDDEN_SINGLE
+    assert reply.steps[0].explanation == "In box 2, 8 fits only in r1c6."
+    board = list(CLASSIC)
+    for step in reply.steps:
+        assert step.explanation
+        for p in step.placements:
+            board[p.row * 9 + p.col] = p.symbol
+    check_solution(CLASSIC, "".join(board))
+    assert sum(t.count for t in reply.techniques) == len(reply.steps)
+
+
+def test_grade_hard_puzzle_and_invalid(pb, stub):
+    hardest = read_puzzles("forum_hardest_1905_11plus_sample.txt")[0]
+    reply = stub.Grade(pb.msg.GradeRequest(puzzle=hardest), timeout=30)
+    assert reply.difficulty == pb.msg.DIFFICULTY_EXTREME
+    assert reply.rating > 6.9
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Grade(pb.msg.GradeRequest(puzzle=CLASH_IN_ROW_1), timeout=10)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "row 1" in err.value.details()
+
+
+def test_hints_solve_a_puzzle_and_catch_mistakes(pb, stub):
+    puzzle = read_puzzles("17_clue_sample.txt")[0]
+    board = list(puzzle)
+    for _ in range(81):
+        reply = stub.Hint(pb.msg.HintRequest(puzzle=puzzle, progress="".join(board)), timeout=10)
+        assert reply.verdict == pb.msg.VERDICT_UNIQUE and not reply.mistakes
+        if reply.solved:
+            break
+        last = reply.steps[-1]
+        assert len(last.placements) == 1 and last.explanation
+        for p in last.placements:
+            board[p.row * 9 + p.col] = p.symbol
+    assert reply.solved
+    check_solution(puzzle, "".join(board))
+    wrong = list(CLASSIC)
+    wrong[2] = "1" if CLASSIC_SOLUTION[2] != "1" else "2"
+    reply = stub.Hint(pb.msg.HintRequest(puzzle=CLASSIC, progress="".join(wrong)), timeout=10)
+    assert [(m.row, m.col) for m in reply.mistakes] == [(0, 2)]
+    assert not reply.steps

@@ -1,10 +1,14 @@
-//! Sudoku grids: the grid type, the lenient text reader, formatting, and the check for clashing givens.
+//! Sudoku grids: shapes, cells, units, the grid type and the check for clashing givens.
 //!
-//! A grid carries its [`Shape`], so sizes other than 9x9 can arrive without changing the types that pass
-//! grids around. Today the text reader reads 9x9 puzzles only.
+//! A grid carries its [`Shape`], so every size from 4x4 to 25x25 passes through the same types. Reading
+//! and writing text is in [`crate::text`] (its errors are re-exported here) and alphabets in
+//! [`crate::symbols`].
 
 use std::fmt;
 use std::str::FromStr;
+
+use crate::symbols::Symbols;
+pub use crate::text::{ParseError, PuzzleError};
 
 /// The shape of a grid: boxes of `box_rows` x `box_cols` cells, so `N = box_rows * box_cols` symbols
 /// and a side of `N` cells. Every shape with N from 4 to 25 and boxes at least 2 cells each way is
@@ -45,6 +49,41 @@ impl Shape {
     /// 25x25 grids).
     pub fn with_box_size(box_size: u8) -> Option<Shape> {
         Shape::new(usize::from(box_size), usize::from(box_size))
+    }
+
+    /// The shape a grid of side `side` has when none is given: the square box for 4, 9, 16 and 25,
+    /// otherwise the wide box (rows < columns) closest to square, so 6 is 2x3 and 12 is 3x4. `None`
+    /// for a side no shape has (below 4, above 25, or prime).
+    pub fn for_side(side: usize) -> Option<Shape> {
+        let box_rows = (2..=side)
+            .take_while(|r| r * r <= side)
+            .filter(|r| side.is_multiple_of(*r))
+            .last()?;
+        Shape::new(box_rows, side / box_rows)
+    }
+
+    /// The shape of a grid of `cells` cells when none is given ([`Shape::for_side`]); `None` unless
+    /// `cells` is the square of a side some shape has.
+    pub fn for_cells(cells: usize) -> Option<Shape> {
+        let side = cells.isqrt();
+        if side * side != cells {
+            return None;
+        }
+        Shape::for_side(side)
+    }
+
+    /// The sides a shape has, smallest first: 4, 6, 8, 9, 10, 12, 14, 15, 16, 18, 20, 21, 22, 24, 25.
+    pub fn sides() -> impl Iterator<Item = usize> {
+        (Shape::MIN_SIDE..=Shape::MAX_SIDE).filter(|&side| Shape::for_side(side).is_some())
+    }
+
+    /// The count of cells of a grid nearest to `cells` (the smaller on a tie): what a text of
+    /// `cells` cells most likely meant.
+    pub fn nearest_count(cells: usize) -> usize {
+        Shape::sides()
+            .map(|side| side * side)
+            .min_by_key(|&count| count.abs_diff(cells))
+            .unwrap_or(Shape::NINE.cells())
     }
 
     /// Rows of cells in one box.
@@ -118,33 +157,6 @@ impl fmt::Display for Cell {
     }
 }
 
-/// Why a puzzle's text could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ParseError {
-    /// A character that is neither a digit, a blank, nor layout.
-    #[error(
-        "invalid character {ch:?} at position {} of the text{}: expected a digit 1-9, or '.' or '0' for a blank",
-        .position + 1,
-        .cell.map(|c| format!(" ({c})")).unwrap_or_default()
-    )]
-    InvalidCharacter {
-        /// The offending character.
-        ch: char,
-        /// Its position in the text, counted in characters from 0.
-        position: usize,
-        /// The cell it would have filled, if the grid was not already full.
-        cell: Option<Cell>,
-    },
-    /// The text holds more or fewer cells than the grid has.
-    #[error("expected {expected} cells, found {found}")]
-    WrongCellCount {
-        /// Cells the text held.
-        found: usize,
-        /// Cells the grid has.
-        expected: usize,
-    },
-}
-
 /// A row, column or box of the grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
@@ -175,12 +187,18 @@ impl fmt::Display for Unit {
     }
 }
 
-/// Two givens with the same digit in one row, column or box.
+/// Two givens with the same value in one row, column or box.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("digit {digit} appears twice in {unit}: at {first} and at {second}")]
+#[error(
+    "{} {symbol} appears twice in {unit}: at {first} and at {second}",
+    if .symbol.is_ascii_digit() { "digit" } else { "symbol" }
+)]
 pub struct Conflict {
-    /// The repeated digit.
+    /// The repeated value, 1 to the side.
     pub digit: u8,
+    /// The value's symbol in the alphabet the grid was read in (the standard one when the grid was
+    /// not read from text).
+    pub symbol: char,
     /// The unit that holds it twice.
     pub unit: Unit,
     /// The first of the two cells, in row-major order.
@@ -189,27 +207,11 @@ pub struct Conflict {
     pub second: Cell,
 }
 
-/// Why a puzzle cannot be accepted: its text is unreadable, or its givens clash.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PuzzleError {
-    /// The text could not be read as a grid.
-    #[error(transparent)]
-    Parse(#[from] ParseError),
-    /// The grid was read, but two givens clash.
-    #[error(transparent)]
-    Conflict(#[from] Conflict),
-}
-
 /// A grid of cells in row-major order: 0 is a blank, 1 to `side` a digit.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Grid {
     shape: Shape,
     cells: Vec<u8>,
-}
-
-/// Characters that only lay a grid out and are skipped when reading one.
-fn is_layout(ch: char) -> bool {
-    ch.is_whitespace() || matches!(ch, '|' | '-' | '+' | ',' | '"' | '[' | ']')
 }
 
 impl Grid {
@@ -229,76 +231,10 @@ impl Grid {
         fits.then_some(Grid { shape, cells })
     }
 
-    /// Reads a 9x9 grid from text, leniently.
-    ///
-    /// Cells come in row-major order: `1`-`9` are givens, `.` and `0` blanks. Whitespace and the layout
-    /// characters `| - + , " [ ]` are skipped, so a one-line string, nine lines, a pretty-printed grid
-    /// with box borders and a JSON-style array of arrays all read the same.
-    pub fn parse(text: &str) -> Result<Grid, ParseError> {
-        if let Some(grid) = Grid::parse_line(text.as_bytes()) {
-            return Ok(grid);
-        }
-        let shape = Shape::NINE;
-        let mut cells = Vec::with_capacity(shape.cells());
-        let mut found = 0;
-        let bytes = text.as_bytes();
-        let mut at = 0;
-        // Byte by byte: every character that matters is ASCII; any other is looked at as a character.
-        while let Some(&byte) = bytes.get(at) {
-            let value = match byte {
-                b'.' | b'0' => 0,
-                b'1'..=b'9' => byte - b'0',
-                _ => {
-                    let ch = text[at..]
-                        .chars()
-                        .next()
-                        .unwrap_or(char::REPLACEMENT_CHARACTER);
-                    if !is_layout(ch) {
-                        let cell = (found < shape.cells()).then(|| shape.cell(found));
-                        let position = text[..at].chars().count();
-                        return Err(ParseError::InvalidCharacter { ch, position, cell });
-                    }
-                    at += ch.len_utf8();
-                    continue;
-                }
-            };
-            if found < shape.cells() {
-                cells.push(value);
-            }
-            found += 1;
-            at += 1;
-        }
-        if found != shape.cells() {
-            return Err(ParseError::WrongCellCount {
-                found,
-                expected: shape.cells(),
-            });
-        }
-        Ok(Grid { shape, cells })
-    }
-
-    /// The common case of [`Grid::parse`], which every batch item takes: exactly 81 cells and nothing
-    /// else. `None` for any other text, which the lenient reader then reads (or explains).
-    fn parse_line(bytes: &[u8]) -> Option<Grid> {
-        let shape = Shape::NINE;
-        if bytes.len() != shape.cells() {
-            return None;
-        }
-        let mut cells = vec![0; shape.cells()];
-        let mut valid = true;
-        for (cell, &byte) in cells.iter_mut().zip(bytes) {
-            let digit = byte.wrapping_sub(b'0');
-            valid &= digit <= 9 || byte == b'.';
-            *cell = if byte == b'.' { 0 } else { digit };
-        }
-        valid.then_some(Grid { shape, cells })
-    }
-
-    /// Reads a puzzle: [`Grid::parse`], then the check that no two givens clash.
-    pub fn parse_puzzle(text: &str) -> Result<Grid, PuzzleError> {
-        let grid = Grid::parse(text)?;
-        grid.check_givens()?;
-        Ok(grid)
+    /// A grid from cells a reader has checked: exactly `shape.cells()` values, each 0 to the side.
+    pub(crate) fn from_read_cells(shape: Shape, cells: Vec<u8>) -> Grid {
+        debug_assert!(cells.len() == shape.cells());
+        Grid { shape, cells }
     }
 
     /// The grid's shape.
@@ -354,6 +290,7 @@ impl Grid {
                 if let Some(first) = first {
                     return Err(Conflict {
                         digit,
+                        symbol: Symbols::of(self.shape).symbol(digit),
                         unit,
                         first,
                         second: cell,
@@ -398,11 +335,7 @@ impl Grid {
     /// [`Grid::to_line`], written into `buffer` (cleared first), so a caller with a string to spare
     /// saves an allocation.
     pub fn write_line(&self, buffer: String) -> String {
-        let mut line = buffer.into_bytes();
-        line.clear();
-        line.extend(self.cells.iter().map(|&v| symbol(v)));
-        // Every symbol is ASCII.
-        String::from_utf8(line).unwrap_or_default()
+        Symbols::of(self.shape).write_into(self, buffer)
     }
 
     /// True when this grid is full, breaks no rule, and keeps every given of `puzzle`.
@@ -415,16 +348,6 @@ impl Grid {
                 .iter()
                 .zip(&self.cells)
                 .all(|(&given, &value)| given == 0 || given == value)
-    }
-}
-
-/// The symbol for a cell value, an ASCII byte: `.` for a blank, `1`-`9`, then `A` onwards for larger
-/// grids (cells hold at most 25).
-fn symbol(value: u8) -> u8 {
-    match value {
-        0 => b'.',
-        1..=9 => b'0' + value,
-        _ => b'A' + (value - 10).min(25),
     }
 }
 
@@ -453,98 +376,6 @@ impl FromStr for Grid {
 mod tests {
     use super::*;
 
-    const PUZZLE: &str =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-
-    #[test]
-    fn layouts_read_the_same() {
-        let one_line = Grid::parse(PUZZLE).unwrap();
-        let zeros = Grid::parse(&PUZZLE.replace('.', "0")).unwrap();
-        let lines: String = PUZZLE
-            .as_bytes()
-            .chunks(9)
-            .map(|row| format!("{}\n", std::str::from_utf8(row).unwrap()))
-            .collect();
-        let pretty = "5 3 . | . 7 . | . . .\n6 . . | 1 9 5 | . . .\n. 9 8 | . . . | . 6 .\n\
-                      ------+-------+------\n8 . . | . 6 . | . . 3\n4 . . | 8 . 3 | . . 1\n\
-                      7 . . | . 2 . | . . 6\n------+-------+------\n. 6 . | . . . | 2 8 .\n\
-                      . . . | 4 1 9 | . . 5\n. . . | . 8 . | . 7 9\n";
-        let board: String = format!(
-            "[{}]",
-            PUZZLE
-                .as_bytes()
-                .chunks(9)
-                .map(|row| format!(
-                    "[{}]",
-                    row.iter()
-                        .map(|&c| format!("\"{}\"", c as char))
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ))
-                .collect::<Vec<_>>()
-                .join(",")
-        );
-        for text in [
-            zeros,
-            Grid::parse(&lines).unwrap(),
-            Grid::parse(pretty).unwrap(),
-            Grid::parse(&board).unwrap(),
-        ] {
-            assert_eq!(text, one_line);
-        }
-        assert_eq!(one_line.to_string(), PUZZLE);
-        assert_eq!(one_line.givens(), 30);
-    }
-
-    #[test]
-    fn positions_count_characters_and_unicode_spaces_are_layout() {
-        // An ideographic space (three bytes) is whitespace, so skipped; a full-width digit is not a
-        // digit, and its position counts characters, not bytes.
-        let spaced = format!("\u{3000}{}\u{2003}", PUZZLE);
-        assert_eq!(Grid::parse(&spaced).unwrap().to_line(), PUZZLE);
-        let text = format!("\u{3000}\u{3000}{}\u{ff15}{}", &PUZZLE[..3], &PUZZLE[4..]);
-        assert_eq!(
-            Grid::parse(&text).unwrap_err(),
-            ParseError::InvalidCharacter {
-                ch: '\u{ff15}',
-                position: 5,
-                cell: Some(Cell { row: 0, col: 3 })
-            }
-        );
-    }
-
-    #[test]
-    fn invalid_character_names_itself_and_its_cell() {
-        let text = format!("{}x{}", &PUZZLE[..10], &PUZZLE[11..]);
-        let err = Grid::parse(&text).unwrap_err();
-        assert_eq!(
-            err,
-            ParseError::InvalidCharacter {
-                ch: 'x',
-                position: 10,
-                cell: Some(Cell { row: 1, col: 1 })
-            }
-        );
-        assert_eq!(
-            err.to_string(),
-            "invalid character 'x' at position 11 of the text (row 2, column 2): \
-             expected a digit 1-9, or '.' or '0' for a blank"
-        );
-    }
-
-    #[test]
-    fn wrong_counts_name_the_count() {
-        for (text, found) in [("", 0), (&PUZZLE[..80], 80), (&format!("{PUZZLE}1"), 82)] {
-            assert_eq!(
-                Grid::parse(text).unwrap_err(),
-                ParseError::WrongCellCount {
-                    found,
-                    expected: 81
-                }
-            );
-        }
-    }
-
     #[test]
     fn the_nine_by_nine_clash_check_agrees_with_the_units() {
         let shape = Shape::NINE;
@@ -560,46 +391,5 @@ mod tests {
                 assert_eq!(grid.check_givens().is_err(), shared, "{a} and {b}");
             }
         }
-    }
-
-    #[test]
-    fn clashes_name_unit_digit_and_cells() {
-        let mut row = [b'.'; 81];
-        row[0] = b'4';
-        row[8] = b'4';
-        let mut col = [b'.'; 81];
-        col[4] = b'7';
-        col[76] = b'7';
-        let mut boxed = [b'.'; 81];
-        boxed[30] = b'2';
-        boxed[50] = b'2';
-        let cases = [
-            (row, Unit::Row(0), 4, (0, 0), (0, 8)),
-            (col, Unit::Column(4), 7, (0, 4), (8, 4)),
-            (boxed, Unit::Box(4), 2, (3, 3), (5, 5)),
-        ];
-        for (text, unit, digit, first, second) in cases {
-            let err = Grid::parse_puzzle(std::str::from_utf8(&text).unwrap()).unwrap_err();
-            let expected = Conflict {
-                digit,
-                unit,
-                first: Cell {
-                    row: first.0,
-                    col: first.1,
-                },
-                second: Cell {
-                    row: second.0,
-                    col: second.1,
-                },
-            };
-            assert_eq!(err, PuzzleError::Conflict(expected));
-        }
-        let msg = Grid::parse_puzzle(std::str::from_utf8(&row).unwrap())
-            .unwrap_err()
-            .to_string();
-        assert_eq!(
-            msg,
-            "digit 4 appears twice in row 1: at row 1, column 1 and at row 1, column 9"
-        );
     }
 }
