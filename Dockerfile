@@ -3,7 +3,7 @@
 # sudoku-grpc: a small image with one static-ish binary (glibc only) running as a non-root user.
 #
 #   docker build -t sudoku-grpc .
-#   docker run --rm -p 50051:50051 -p 9090:9090 sudoku-grpc
+#   docker run --rm -p 50051:50051 -p 9464:9464 sudoku-grpc
 #
 # The builder needs no protoc: build.rs compiles proto/ in Rust (protox). The build command is the one
 # CI runs (`cargo build --release --locked`), so a green CI means these steps compile.
@@ -47,13 +47,13 @@ COPY --from=builder /out/sudoku-grpc /usr/local/bin/sudoku-grpc
 
 # The server's own defaults, spelled out so `docker inspect` documents them; override with -e.
 ENV SUDOKU_ADDR=0.0.0.0:50051 \
-    SUDOKU_METRICS_ADDR=0.0.0.0:9090 \
+    SUDOKU_METRICS_ADDR=0.0.0.0:9464 \
     SUDOKU_SHUTDOWN_GRACE=10s \
     RUST_LOG=info
 
 USER 10001:10001
-# 50051: gRPC (sudoku.v1, grpc.health.v1, reflection). 9090: Prometheus /metrics.
-EXPOSE 50051 9090
+# 50051: gRPC (sudoku.v1, grpc.health.v1, reflection). 9464: Prometheus /metrics.
+EXPOSE 50051 9464
 
 # The binary's own health client asks grpc.health.v1 over loopback: nothing downloaded, no shell.
 # If you move the gRPC port with SUDOKU_ADDR, override this check to match.

@@ -42,14 +42,9 @@ impl Default for BenchOptions {
 /// Why a benchmark could not run or failed its checks.
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
-    /// A puzzle file could not be read.
-    #[error("cannot read {}: {source}", .path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        source: io::Error,
-    },
+    /// A puzzle file could not be read, or holds no puzzles.
+    #[error(transparent)]
+    File(#[from] crate::puzzles::PuzzleFileError),
     /// A line of a puzzle file is not a 9x9 puzzle.
     #[error("{}:{line}: {source}", .path.display())]
     BadLine {
@@ -59,12 +54,6 @@ pub enum BenchError {
         line: usize,
         /// Why it could not be read.
         source: ParseError,
-    },
-    /// A file holds no puzzles.
-    #[error("{} holds no puzzles", .path.display())]
-    NoPuzzles {
-        /// The file.
-        path: PathBuf,
     },
     /// A solver gave a wrong or unexpected answer: the benchmark sets have unique solutions.
     #[error("{}:{line}: {solver} ({mode}) answered wrongly: {reason}", .path.display())]
@@ -91,34 +80,22 @@ struct Puzzle {
     grid: Grid,
 }
 
-/// Reads one file's puzzles: one per line; blank lines and `#` comments skipped.
+/// Reads one file's puzzles (see [`crate::puzzles`]); each must be a 9x9 grid.
 fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, BenchError> {
-    let text = std::fs::read_to_string(path).map_err(|source| BenchError::Read {
-        path: path.to_owned(),
-        source,
-    })?;
-    let mut puzzles = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let grid = Grid::parse(trimmed).map_err(|source| BenchError::BadLine {
-            path: path.to_owned(),
-            line: index + 1,
-            source,
-        })?;
-        puzzles.push(Puzzle {
-            line: index + 1,
-            grid,
-        });
-    }
-    if puzzles.is_empty() {
-        return Err(BenchError::NoPuzzles {
-            path: path.to_owned(),
-        });
-    }
-    Ok(puzzles)
+    crate::puzzles::read(path, None)?
+        .into_iter()
+        .map(|line| {
+            let grid = Grid::parse(&line.text).map_err(|source| BenchError::BadLine {
+                path: path.to_owned(),
+                line: line.number,
+                source,
+            })?;
+            Ok(Puzzle {
+                line: line.number,
+                grid,
+            })
+        })
+        .collect()
 }
 
 fn mode_name(mode: Mode) -> &'static str {
@@ -195,7 +172,13 @@ fn solve_all(
                 .collect();
             handles
                 .into_iter()
-                .flat_map(|handle| handle.join().unwrap_or_default())
+                // A worker that panicked (a solver bug) takes the benchmark down with its message,
+                // rather than leaving its puzzles out of the figures.
+                .flat_map(|handle| {
+                    handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
                 .collect()
         })
     };

@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 
 use crate::client::{self, Tally};
-use crate::config::ServerConfig;
+use crate::config::{ServeArgs, ServerConfig};
 use crate::grid::Grid;
 use crate::proto;
 use crate::solver::{self, Mode};
@@ -34,7 +34,7 @@ enum Command {
     /// Run the gRPC server (sudoku.v1.SudokuService, health, reflection) until SIGTERM or ctrl-c.
     #[command(after_help = "Examples:\n  sudoku-grpc serve\n  \
                             SUDOKU_ADDR=127.0.0.1:6000 RUST_LOG=debug sudoku-grpc serve --log-format json")]
-    Serve(ServerConfig),
+    Serve(ServeArgs),
 
     /// Solve puzzles locally, without a server: one puzzle per line in, one answer per line out.
     ///
@@ -195,11 +195,17 @@ fn run_async(job: impl Future<Output = anyhow::Result<ExitCode>>) -> anyhow::Res
         .block_on(job)
 }
 
-async fn serve(config: ServerConfig) -> anyhow::Result<ExitCode> {
+async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let config = ServerConfig::try_from(args)?;
     crate::telemetry::init(config.log_format);
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
-        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "cannot listen on {}: {e}; choose another address with --addr (SUDOKU_ADDR)",
+                config.addr
+            )
+        })?;
     crate::server::serve(listener, config, crate::server::shutdown_signal()).await?;
     Ok(ExitCode::SUCCESS)
 }
@@ -336,10 +342,9 @@ fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let mut tally = Tally::default();
     for line in input.lines() {
         let line = line?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
+        let Some(text) = crate::puzzles::puzzle_text(&line) else {
             continue;
-        }
+        };
         let (answer, kind) = answer_line(text, mode, args.max_guesses);
         tally.add(kind);
         writeln!(out, "{answer}")?;

@@ -394,10 +394,9 @@ async fn read_puzzles(
         line_number += 1;
         bytes_read.fetch_add(n as u64, Ordering::Relaxed);
         let text = String::from_utf8_lossy(&line);
-        let text = text.trim();
-        if text.is_empty() || text.starts_with('#') {
+        let Some(text) = crate::puzzles::puzzle_text(&text) else {
             continue;
-        }
+        };
         let endpoint = ((index / CHUNK) % senders.len() as u64) as usize;
         let request = SolveBatchRequest {
             id: index.to_string(),

@@ -1,7 +1,7 @@
 //! sudoku-grpc: a gRPC service that solves Sudoku puzzles.
 //!
 //! The request path runs one way: [`proto`] (the wire) -> [`service`] (text to [`grid::Grid`], domain
-//! errors to `tonic::Status`) -> the blocking pool -> [`solver`] (pure and synchronous, in the `sudoku-core` crate) -> back out as
+//! errors to `tonic::Status`) -> the solver pool's worker threads -> [`solver`] (pure and synchronous, in the `sudoku-core` crate) -> back out as
 //! responses. [`server`] assembles the service with health, reflection and limits behind one
 //! [`server::serve`] entry that `main` and the tests share.
 #![warn(missing_docs)]
@@ -21,7 +21,9 @@ pub mod grade_bench;
 pub mod grpc;
 pub mod load;
 pub mod metrics;
+mod pool;
 pub mod proto;
+pub mod puzzles;
 pub mod server;
 pub mod service;
 pub mod telemetry;

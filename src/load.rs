@@ -38,7 +38,9 @@ const CLASSIC: &str =
 #[command(after_help = "Examples:\n  \
     sudoku-grpc load --spawn-server batch --compare-local ../shared/data/17_clue.txt\n  \
     sudoku-grpc load --server http://127.0.0.1:50051 batch --streams 4 puzzles.txt\n  \
-    sudoku-grpc load unary --concurrency 32 --duration 10s tests/data/17_clue_sample.txt")]
+    sudoku-grpc load unary --concurrency 32 --duration 10s tests/data/17_clue_sample.txt\n  \
+    sudoku-grpc load --spawn-server mixed --streams 4 --probe-file ../shared/data/17_clue.txt \
+    ../shared/data/forum_hardest_1905_11plus.txt")]
 pub struct Args {
     /// The server: a URL, or `HOST:PORT` for plain HTTP/2.
     #[arg(
@@ -65,6 +67,33 @@ pub enum Command {
     Batch(BatchArgs),
     /// Run concurrent unary Solve clients; print RPS, p50/p99/max latency and errors by status code.
     Unary(UnaryArgs),
+    /// Saturate the server with SolveBatch streams and meanwhile probe it with sequential unary
+    /// calls; print the streams' boards/s and the probes' latency (p50/p99/max): what a unary
+    /// caller waits while batch work keeps every solver busy.
+    Mixed(MixedArgs),
+}
+
+/// Arguments of `load mixed`.
+#[derive(Debug, clap::Args)]
+pub struct MixedArgs {
+    /// File of puzzles the SolveBatch streams send between them (the load).
+    pub file: PathBuf,
+    /// File of puzzles the unary probes send in turn; the classic example puzzle if none.
+    #[arg(long)]
+    pub probe_file: Option<PathBuf>,
+    /// Parallel SolveBatch streams (each on its own connection).
+    #[arg(long, default_value_t = 4)]
+    pub streams: usize,
+    /// Use only the first N puzzles of the stream file.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Then measure again with this many more SolveBatch streams connected that send puzzles of the
+    /// stream file and never read an answer, as stuck or hostile clients do.
+    #[arg(long, default_value_t = 0)]
+    pub stalled: usize,
+    /// How long the probes run alone first: the baseline of the same run.
+    #[arg(long, default_value = "3s", value_parser = humantime::parse_duration)]
+    pub alone: Duration,
 }
 
 /// Arguments of `load batch`.
@@ -166,6 +195,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let result = match &args.command {
         Command::Batch(batch) => load_batch(&url, &place, batch).await,
         Command::Unary(unary) => load_unary(&url, &place, unary).await,
+        Command::Mixed(mixed) => load_mixed(&url, &place, mixed).await,
     };
     if let Some(spawned) = spawned {
         spawned.stop().await;
@@ -173,21 +203,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     result
 }
 
-/// Reads a file's puzzle lines (blank and `#` lines skipped), at most `limit` of them.
+/// Reads a file's puzzles (see [`crate::puzzles`]), at most `limit` of them.
 fn read_lines(path: &Path, limit: Option<usize>) -> anyhow::Result<Vec<String>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let lines: Vec<String> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .take(limit.unwrap_or(usize::MAX))
-        .map(str::to_owned)
-        .collect();
-    if lines.is_empty() {
-        bail!("{} holds no puzzles", path.display());
-    }
-    Ok(lines)
+    let lines = crate::puzzles::read(path, limit)?;
+    Ok(lines.into_iter().map(|line| line.text).collect())
 }
 
 /// Throughput in puzzles per second.
@@ -613,18 +632,93 @@ struct ClientFigures {
     wrong: u64,
 }
 
+impl ClientFigures {
+    /// All clients' figures together, latencies sorted.
+    fn merge(results: Vec<ClientFigures>) -> ClientFigures {
+        let mut all = ClientFigures::default();
+        for figures in results {
+            all.latencies.extend(figures.latencies);
+            for (kind, n) in figures.tally.counts {
+                *all.tally.counts.entry(kind).or_default() += n;
+            }
+            for (code, n) in figures.errors {
+                *all.errors.entry(code).or_default() += n;
+            }
+            all.wrong += figures.wrong;
+        }
+        all.latencies.sort_unstable();
+        all
+    }
+
+    fn errors(&self) -> u64 {
+        self.errors.values().sum()
+    }
+
+    /// The p50, p99 and max latency, of sorted latencies.
+    fn latency_cells(&self) -> [String; 3] {
+        let calls = self.latencies.len();
+        let percentile = |pct: usize| {
+            self.latencies
+                .get((calls * pct / 100).min(calls.saturating_sub(1)))
+                .copied()
+                .unwrap_or_default()
+        };
+        [
+            millis(percentile(50)),
+            millis(percentile(99)),
+            millis(self.latencies.last().copied().unwrap_or_default()),
+        ]
+    }
+
+    /// Prints the answers by verdict and the errors by status code.
+    fn print_outcome(&self) {
+        println!("answers by verdict: {}; {} wrong", self.tally, self.wrong);
+        if self.errors.is_empty() {
+            println!("errors by status code: none");
+        } else {
+            let list: Vec<String> = self
+                .errors
+                .iter()
+                .map(|(code, n)| format!("{n} {code}"))
+                .collect();
+            println!("errors by status code: {}", list.join(", "));
+        }
+    }
+}
+
+/// Puzzles for unary calls, each with its grid (if it reads) to check answers against.
+type Probes = Arc<Vec<(String, Option<Grid>)>>;
+
+/// The puzzles of `file`, or the classic example puzzle.
+fn probes(file: Option<&Path>) -> anyhow::Result<Probes> {
+    let lines = match file {
+        Some(path) => read_lines(path, None)?,
+        None => vec![CLASSIC.to_owned()],
+    };
+    Ok(Arc::new(
+        lines
+            .into_iter()
+            .map(|line| {
+                let grid = Grid::parse(&line).ok();
+                (line, grid)
+            })
+            .collect(),
+    ))
+}
+
+/// One unary client: calls Solve one call after another, with puzzle `n` of `puzzles` (taking `n`
+/// from the shared counter), while `keep_going(n)` says so.
 async fn unary_client(
     mut client: SudokuServiceClient<Channel>,
-    puzzles: Arc<Vec<(String, Option<Grid>)>>,
+    puzzles: Probes,
     next: Arc<AtomicU64>,
-    requests: u64,
-    until: Option<Instant>,
+    keep_going: impl Fn(u64) -> bool,
     skip_uniqueness_check: bool,
 ) -> ClientFigures {
     let mut figures = ClientFigures::default();
     loop {
         let n = next.fetch_add(1, Ordering::Relaxed);
-        if n >= requests || until.is_some_and(|until| Instant::now() >= until) {
+        if !keep_going(n) {
             return figures;
         }
         let (text, grid) = &puzzles[(n % puzzles.len() as u64) as usize];
@@ -664,19 +758,7 @@ fn millis(time: Duration) -> String {
 }
 
 async fn load_unary(url: &str, place: &str, args: &UnaryArgs) -> anyhow::Result<ExitCode> {
-    let lines = match &args.file {
-        Some(path) => read_lines(path, None)?,
-        None => vec![CLASSIC.to_owned()],
-    };
-    let puzzles: Arc<Vec<(String, Option<Grid>)>> = Arc::new(
-        lines
-            .into_iter()
-            .map(|line| {
-                let grid = Grid::parse(&line).ok();
-                (line, grid)
-            })
-            .collect(),
-    );
+    let puzzles = probes(args.file.as_deref())?;
     let requests = match (args.requests, args.duration) {
         (Some(n), _) => n,
         (None, Some(_)) => u64::MAX,
@@ -688,13 +770,13 @@ async fn load_unary(url: &str, place: &str, args: &UnaryArgs) -> anyhow::Result<
     let next = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
     let until = args.duration.map(|d| started + d);
+    let keep_going = move |n: u64| n < requests && until.is_none_or(|until| Instant::now() < until);
     let clients = (0..concurrency).map(|c| {
         tokio::spawn(unary_client(
             SudokuServiceClient::new(channels[c % channels.len()].clone()),
             puzzles.clone(),
             next.clone(),
-            requests,
-            until,
+            keep_going,
             args.skip_uniqueness_check,
         ))
     });
@@ -702,58 +784,213 @@ async fn load_unary(url: &str, place: &str, args: &UnaryArgs) -> anyhow::Result<
         .await
         .context("a client task failed")?;
     let wall = started.elapsed();
-
-    let mut all = ClientFigures::default();
-    for figures in results {
-        all.latencies.extend(figures.latencies);
-        for (kind, n) in figures.tally.counts {
-            *all.tally.counts.entry(kind).or_default() += n;
-        }
-        for (code, n) in figures.errors {
-            *all.errors.entry(code).or_default() += n;
-        }
-        all.wrong += figures.wrong;
-    }
-    all.latencies.sort_unstable();
+    let all = ClientFigures::merge(results);
     let calls = all.latencies.len();
-    let percentile = |pct: usize| {
-        all.latencies
-            .get((calls * pct / 100).min(calls.saturating_sub(1)))
-            .copied()
-            .unwrap_or_default()
-    };
-    let errors: u64 = all.errors.values().sum();
     println!(
         "unary Solve load: {place}, {concurrency} concurrent clients over {} connection{}",
         channels.len(),
         if channels.len() == 1 { "" } else { "s" }
     );
     println!();
+    let [p50, p99, max] = all.latency_cells();
     print_table(
         &["calls", "time", "RPS", "p50", "p99", "max", "errors"],
         &[vec![
             calls.to_string(),
             seconds(wall),
             format!("{:.0}", rate(calls, wall)),
-            millis(percentile(50)),
-            millis(percentile(99)),
-            millis(all.latencies.last().copied().unwrap_or_default()),
-            errors.to_string(),
+            p50,
+            p99,
+            max,
+            all.errors().to_string(),
         ]],
     );
     println!();
-    println!("answers by verdict: {}; {} wrong", all.tally, all.wrong);
-    if all.errors.is_empty() {
-        println!("errors by status code: none");
+    all.print_outcome();
+    Ok(if all.errors() > 0 || all.wrong > 0 {
+        ExitCode::FAILURE
     } else {
-        let list: Vec<String> = all
-            .errors
-            .iter()
-            .map(|(code, n)| format!("{n} {code}"))
-            .collect();
-        println!("errors by status code: {}", list.join(", "));
+        ExitCode::SUCCESS
+    })
+}
+
+/// SolveBatch streams that send puzzles and never read an answer, each on its own connection with
+/// a small receive window, so the server soon has to stop sending to them.
+struct StalledStreams {
+    _answers: Vec<Streaming<SolveBatchResponse>>,
+    taken: Arc<AtomicU64>,
+}
+
+impl StalledStreams {
+    async fn open(url: &str, puzzles: &Arc<Vec<String>>, count: usize) -> anyhow::Result<Self> {
+        let taken = Arc::new(AtomicU64::new(0));
+        let mut answers = Vec::new();
+        for _ in 0..count {
+            let channel = tonic::transport::Endpoint::from_shared(url.to_owned())?
+                .initial_stream_window_size(16 * 1024)
+                .initial_connection_window_size(16 * 1024)
+                .connect()
+                .await
+                .with_context(|| format!("cannot connect to {url}"))?;
+            let (puzzles, taken) = (puzzles.clone(), taken.clone());
+            let requests = futures::stream::iter((0..puzzles.len()).map(move |i| {
+                taken.fetch_add(1, Ordering::Relaxed);
+                SolveBatchRequest {
+                    id: i.to_string(),
+                    puzzle: puzzles[i].clone(),
+                    ..Default::default()
+                }
+            }));
+            let response = SudokuServiceClient::new(channel)
+                .solve_batch(requests)
+                .await
+                .map_err(|status| anyhow!("{url}: SolveBatch failed: {}", describe(&status)))?;
+            answers.push(response.into_inner());
+        }
+        Ok(StalledStreams {
+            _answers: answers,
+            taken,
+        })
     }
-    Ok(if errors > 0 || all.wrong > 0 {
+
+    /// Waits until the server takes no more of their requests: they are stalled.
+    async fn settle(&self) {
+        let mut last = u64::MAX;
+        loop {
+            let taken = self.taken.load(Ordering::Relaxed);
+            if taken == last {
+                return;
+            }
+            last = taken;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    }
+}
+
+/// One phase of `load mixed`: the streams run through the puzzles while one client probes with
+/// sequential unary calls. Returns a row of the table and whether any answer was wrong or missing.
+async fn mixed_phase(
+    url: &str,
+    name: &str,
+    puzzles: &Arc<Vec<String>>,
+    streams: usize,
+    probes: &Probes,
+) -> anyhow::Result<(Vec<String>, bool)> {
+    let probe_channel = connect(url).await?;
+    let batch = {
+        let (url, puzzles) = (url.to_owned(), puzzles.clone());
+        tokio::spawn(async move { stream_all(&url, &puzzles, streams, false).await })
+    };
+    let probing = unary_client(
+        SudokuServiceClient::new(probe_channel),
+        probes.clone(),
+        Arc::default(),
+        |_| !batch.is_finished(),
+        false,
+    )
+    .await;
+    let (answers, wall) = batch.await.context("the SolveBatch streams failed")??;
+    let (tally, wrong, problems) = check_answers(puzzles, &answers);
+    println!("{name}: SolveBatch answers: {tally}; {wrong} wrong");
+    for problem in problems {
+        println!("  {problem}");
+    }
+    let row = probe_row(name, Some((puzzles.len(), wall)), probing);
+    Ok((row.0, row.1 || wrong > 0))
+}
+
+/// A table row of unary probe figures, after the batch figures if any; and whether a probe failed.
+fn probe_row(
+    name: &str,
+    batch: Option<(usize, Duration)>,
+    probing: ClientFigures,
+) -> (Vec<String>, bool) {
+    let probes = ClientFigures::merge(vec![probing]);
+    let [p50, p99, max] = probes.latency_cells();
+    let (rate_cell, time_cell) = match batch {
+        Some((count, wall)) => (format!("{:.0}", rate(count, wall)), seconds(wall)),
+        None => ("-".to_owned(), "-".to_owned()),
+    };
+    let failed = probes.errors() > 0 || probes.wrong > 0;
+    if failed {
+        print!("{name}: unary ");
+        probes.print_outcome();
+    }
+    let row = vec![
+        name.to_owned(),
+        rate_cell,
+        time_cell,
+        probes.latencies.len().to_string(),
+        p50,
+        p99,
+        max,
+        probes.errors().to_string(),
+    ];
+    (row, failed)
+}
+
+async fn load_mixed(url: &str, place: &str, args: &MixedArgs) -> anyhow::Result<ExitCode> {
+    let puzzles = Arc::new(read_lines(&args.file, args.limit)?);
+    let probe_puzzles = probes(args.probe_file.as_deref())?;
+    let streams = args.streams.max(1);
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    println!(
+        "mixed load: {place}; {streams} SolveBatch stream{} of {} ({} puzzles); one client probing \
+         with sequential unary Solve calls of {}",
+        s(streams),
+        file_name(&args.file),
+        puzzles.len(),
+        args.probe_file
+            .as_deref()
+            .map_or_else(|| "the classic puzzle".to_owned(), file_name),
+    );
+    let mut rows = Vec::new();
+    let mut failed = false;
+
+    let until = Instant::now() + args.alone;
+    let alone = unary_client(
+        SudokuServiceClient::new(connect(url).await?),
+        probe_puzzles.clone(),
+        Arc::default(),
+        |_| Instant::now() < until,
+        false,
+    )
+    .await;
+    let (row, probe_failed) = probe_row("probes alone", None, alone);
+    rows.push(row);
+    failed |= probe_failed;
+
+    let name = format!("{streams} stream{}", s(streams));
+    let (row, phase_failed) = mixed_phase(url, &name, &puzzles, streams, &probe_puzzles).await?;
+    rows.push(row);
+    failed |= phase_failed;
+
+    if args.stalled > 0 {
+        let stalled = StalledStreams::open(url, &puzzles, args.stalled).await?;
+        stalled.settle().await;
+        let name = format!("{name} + {} stalled", args.stalled);
+        let (row, phase_failed) =
+            mixed_phase(url, &name, &puzzles, streams, &probe_puzzles).await?;
+        rows.push(row);
+        failed |= phase_failed;
+        drop(stalled);
+    }
+
+    println!();
+    print_table(
+        &[
+            "phase",
+            "SolveBatch boards/s",
+            "time",
+            "unary calls",
+            "unary p50",
+            "unary p99",
+            "unary max",
+            "unary errors",
+        ],
+        &rows,
+    );
+    Ok(if failed {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

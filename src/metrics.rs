@@ -28,6 +28,11 @@ struct VerdictLabels {
     verdict: &'static str,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ReasonLabels {
+    reason: &'static str,
+}
+
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
 
 /// Latency buckets from 10 µs to about 80 s: a solve takes microseconds, a batch can take minutes.
@@ -42,6 +47,7 @@ pub struct Metrics {
     requests: Family<RequestLabels, Counter>,
     latency: HistogramFamily<MethodLabels>,
     puzzles: Family<VerdictLabels, Counter>,
+    cut_off: Family<ReasonLabels, Counter>,
     in_flight: Gauge,
     batch_items: Gauge,
     solve_time: Histogram,
@@ -62,6 +68,7 @@ impl Metrics {
             latency_histogram as fn() -> Histogram,
         );
         let puzzles = Family::<VerdictLabels, Counter>::default();
+        let cut_off = Family::<ReasonLabels, Counter>::default();
         let in_flight = Gauge::default();
         let batch_items = Gauge::default();
         let solve_time = latency_histogram();
@@ -76,6 +83,11 @@ impl Metrics {
             latency.clone(),
         );
         registry.register("puzzles", "Puzzles answered, by verdict", puzzles.clone());
+        registry.register(
+            "puzzles_cut_off",
+            "Puzzles left unanswered because their request was cancelled or its deadline passed, by reason",
+            cut_off.clone(),
+        );
         registry.register(
             "puzzles_in_flight",
             "Puzzles being solved right now",
@@ -96,6 +108,7 @@ impl Metrics {
             requests,
             latency,
             puzzles,
+            cut_off,
             in_flight,
             batch_items,
             solve_time,
@@ -127,6 +140,14 @@ impl Metrics {
             .inc_by(count);
     }
 
+    /// Records `count` puzzles left unanswered for `reason` (`cancelled`, `deadline_exceeded`):
+    /// read, then dropped from the queue or stopped mid-solve.
+    pub fn cut_off(&self, reason: &'static str, count: u64) {
+        self.cut_off
+            .get_or_create(&ReasonLabels { reason })
+            .inc_by(count);
+    }
+
     /// Records the solver time of one puzzle.
     pub fn solve_time(&self, elapsed: Duration) {
         self.solve_time.observe(elapsed.as_secs_f64());
@@ -138,14 +159,13 @@ impl Metrics {
         InFlight(self.in_flight.clone())
     }
 
-    /// Counts `count` SolveBatch items as read but not answered: one fewer for each
-    /// [`InFlightItems::answered`], the rest when the returned guard is dropped.
-    pub fn batch_items(&self, count: usize) -> InFlightItems {
-        let left = i64::try_from(count).unwrap_or(i64::MAX);
-        self.batch_items.inc_by(left);
+    /// A SolveBatch stream's items read but not answered, counted in the gauge: more with each
+    /// [`InFlightItems::admit`], one fewer with each [`InFlightItems::answered`], the rest when the
+    /// returned guard is dropped.
+    pub fn batch_items(&self) -> InFlightItems {
         InFlightItems {
             gauge: self.batch_items.clone(),
-            left,
+            left: 0,
         }
     }
 
@@ -194,7 +214,8 @@ impl Drop for InFlight {
     }
 }
 
-/// Keeps a group of items counted in a gauge until each is answered or the guard is dropped.
+/// Keeps a stream's unanswered items counted in a gauge until each is answered or the guard is
+/// dropped.
 #[derive(Debug)]
 pub struct InFlightItems {
     gauge: Gauge,
@@ -202,12 +223,24 @@ pub struct InFlightItems {
 }
 
 impl InFlightItems {
-    /// One item of the group is answered.
+    /// `count` more items are read.
+    pub fn admit(&mut self, count: usize) {
+        let count = i64::try_from(count).unwrap_or(i64::MAX);
+        self.left = self.left.saturating_add(count);
+        self.gauge.inc_by(count);
+    }
+
+    /// One item is answered.
     pub fn answered(&mut self) {
         if self.left > 0 {
             self.left -= 1;
             self.gauge.dec();
         }
+    }
+
+    /// The items read and not answered.
+    pub fn count(&self) -> usize {
+        usize::try_from(self.left).unwrap_or(usize::MAX)
     }
 }
 

@@ -25,14 +25,23 @@ use crate::service::Sudoku;
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
-    /// The metrics port could not be opened.
-    #[error("cannot listen for metrics on {addr}: {source}")]
+    /// A setting is out of range.
+    #[error("invalid configuration: {0}")]
+    Config(#[from] crate::config::ConfigError),
+    /// The metrics port could not be opened (most often: another process holds it).
+    #[error(
+        "cannot listen for metrics on {addr}: {source}; choose another address with \
+         --metrics-addr (SUDOKU_METRICS_ADDR), or `off` to serve none"
+    )]
     MetricsBind {
         /// The address asked for.
         addr: std::net::SocketAddr,
         /// Why it failed.
         source: std::io::Error,
     },
+    /// The solver threads could not be started.
+    #[error("cannot start the solver threads: {0}")]
+    SolverPool(std::io::Error),
     /// The reflection service could not read a descriptor set.
     #[error("cannot build the reflection service: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
@@ -62,6 +71,7 @@ async fn set_health(reporter: &HealthReporter, status: ServingStatus) {
 }
 
 /// Serves gRPC on `listener`, and metrics on `config.metrics_addr` if set, until `shutdown` completes;
+/// refuses to start on a configuration that [`ServerConfig::validate`] rejects;
 /// then shuts down gracefully: health turns NOT_SERVING, new RPCs are refused, and open ones get
 /// `config.shutdown_grace` to finish before the server stops anyway. Returns `Ok` after a clean or a
 /// forced stop alike.
@@ -70,6 +80,7 @@ pub async fn serve(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
+    config.validate()?;
     let metrics_listener = match config.metrics_addr {
         Some(addr) => Some(
             TcpListener::bind(addr)
@@ -88,6 +99,9 @@ pub async fn serve_with_metrics(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
+    config.validate()?;
+    let metrics = Metrics::new();
+    let service = Sudoku::new(&config, metrics.clone()).map_err(ServerError::SolverPool)?;
     let stopping = CancellationToken::new();
     let trigger = stopping.clone();
     let _stop_on_return = stopping.clone().drop_guard();
@@ -96,7 +110,6 @@ pub async fn serve_with_metrics(
         trigger.cancel();
     });
 
-    let metrics = Metrics::new();
     if let Some(metrics_listener) = metrics_listener {
         tracing::info!(addr = ?metrics_listener.local_addr().ok(), "serving metrics at /metrics");
         let metrics = metrics.clone();
@@ -118,7 +131,7 @@ pub async fn serve_with_metrics(
     };
     let (reflection_v1, reflection_v1alpha) =
         (reflection().build_v1()?, reflection().build_v1alpha()?);
-    let sudoku = SudokuServiceServer::new(Sudoku::new(&config, metrics))
+    let sudoku = SudokuServiceServer::new(service)
         .max_decoding_message_size(MAX_MESSAGE_BYTES)
         .max_encoding_message_size(MAX_MESSAGE_BYTES)
         .accept_compressed(CompressionEncoding::Gzip)
@@ -177,7 +190,7 @@ pub async fn serve_with_metrics(
 
 /// The TLS identity of `config`, if it names one.
 fn tls_config(config: &ServerConfig) -> Result<Option<ServerTlsConfig>, ServerError> {
-    let (Some(cert), Some(key)) = (&config.tls_cert, &config.tls_key) else {
+    let Some(crate::config::TlsFiles { cert, key }) = &config.tls else {
         return Ok(None);
     };
     let read = |path: &std::path::PathBuf| {

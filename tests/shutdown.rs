@@ -48,17 +48,19 @@ fn sigterm(child: &Child) {
     assert!(status.success());
 }
 
+/// Waits for the server to exit, which must happen within `limit`; kills it otherwise.
 fn wait_exit(mut child: Child, limit: Duration) -> std::process::ExitStatus {
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
+    let pid = child.id().to_string();
+    let (exited, exit) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = exited.send(child.wait());
+    });
+    match exit.recv_timeout(limit) {
+        Ok(status) => status.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
             panic!("the server did not exit within {limit:?}");
         }
-        std::thread::sleep(Duration::from_millis(20));
     }
 }
 

@@ -96,8 +96,10 @@ async fn tls_with_a_self_signed_certificate() {
     std::fs::write(&cert_path, certified.cert.pem()).unwrap();
     std::fs::write(&key_path, certified.signing_key.serialize_pem()).unwrap();
     let server = TestServer::start_with(|c| {
-        c.tls_cert = Some(cert_path.clone());
-        c.tls_key = Some(key_path.clone());
+        c.tls = Some(sudoku_grpc::config::TlsFiles {
+            cert: cert_path.clone(),
+            key: key_path.clone(),
+        });
     })
     .await;
 

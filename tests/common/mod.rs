@@ -112,12 +112,11 @@ impl TestServer {
 
 /// Reads puzzles from a committed sample file (comment lines skipped).
 pub fn sample(name: &str) -> Vec<String> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(str::to_owned)
+    let path = sample_path(name);
+    sudoku_grpc::puzzles::read(path.as_ref(), None)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .map(|line| line.text)
         .collect()
 }
 

@@ -1,0 +1,540 @@
+//! The solver pool: a fixed set of worker threads that do all the CPU-bound work, fed by a scheduler
+//! that no client can stall.
+//!
+//! - Unary calls wait in one queue that workers always serve first, so a call waits at most for the
+//!   work a worker already has in hand.
+//! - Each SolveBatch stream is a *lane*: the items it has read and not handed out yet. Lanes with
+//!   items wait in a ring; a worker takes a short chunk from the lane at the front and puts the lane
+//!   back at the end, so streams take turns whatever their sizes.
+//! - A worker never waits on a client: a lane's answers go to its own unbounded channel, bounded in
+//!   practice by the stream's window (the stream reads no more requests than that many unanswered).
+//!   A client that stops reading stops its stream from reading; its lane runs dry and holds nothing.
+//! - A request that goes away, or whose deadline fires, raises its [`Stop`]: its queued work is
+//!   dropped unsolved and the solve in hand stops within microseconds (the solver polls the flag).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::grid::Grid;
+use crate::metrics::Metrics;
+use crate::proto::{self, SolveBatchRequest, SolveBatchResponse};
+use crate::service::{Job, SolveError, Solved, solve_guarded};
+
+/// The most items of one stream a worker takes in one turn: enough to spread the scheduling cost
+/// over many microsecond-sized puzzles.
+pub const CHUNK_ITEMS: usize = 16;
+
+/// The longest a worker goes on with one stream's chunk before it hands the rest back and lets the
+/// next stream have its turn. A waiting unary call ends a turn sooner, after the puzzle in hand.
+pub const TURN: Duration = Duration::from_millis(1);
+
+/// Why a request's work was stopped before its answer, for the metrics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The client went away (or the server is shutting down).
+    Cancelled,
+    /// The request's deadline passed.
+    DeadlineExceeded,
+}
+
+impl StopReason {
+    /// The reason as a metrics label.
+    pub fn label(self) -> &'static str {
+        match self {
+            StopReason::Cancelled => "cancelled",
+            StopReason::DeadlineExceeded => "deadline_exceeded",
+        }
+    }
+}
+
+/// A request's stop flag, which the solver polls, and the first reason it was raised for.
+#[derive(Debug, Default)]
+pub struct Stop {
+    flag: AtomicBool,
+    /// 0 while not raised, else 1 + the reason's place in [`StopReason`].
+    reason: AtomicU8,
+}
+
+impl Stop {
+    /// Stops the request's work; a later call keeps the first reason.
+    pub fn raise(&self, reason: StopReason) {
+        let code = match reason {
+            StopReason::Cancelled => 1,
+            StopReason::DeadlineExceeded => 2,
+        };
+        let _ = self
+            .reason
+            .compare_exchange(0, code, Ordering::AcqRel, Ordering::Acquire);
+        self.flag.store(true, Ordering::Release);
+    }
+
+    /// Why the work was stopped, if it was.
+    pub fn reason(&self) -> Option<StopReason> {
+        match self.reason.load(Ordering::Acquire) {
+            1 => Some(StopReason::Cancelled),
+            2 => Some(StopReason::DeadlineExceeded),
+            _ => None,
+        }
+    }
+
+    /// The flag the solver polls.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.flag
+    }
+}
+
+/// One unary call's puzzle, queued for a worker.
+#[derive(Debug)]
+pub struct UnaryJob {
+    /// The puzzle, already read.
+    pub puzzle: Grid,
+    /// How to solve it.
+    pub job: Job,
+    /// Shared with the waiting call: its stop flag, and who claimed the job first.
+    pub ticket: Arc<Ticket>,
+    /// Where the answer goes.
+    pub reply: oneshot::Sender<Result<Solved, SolveError>>,
+}
+
+/// What a waiting unary call and the worker that takes its job share.
+#[derive(Debug, Default)]
+pub struct Ticket {
+    /// Raised when the call goes away or its deadline passes.
+    pub stop: Stop,
+    /// Set by whoever comes first: a worker that starts the job, or the call giving up waiting.
+    claimed: AtomicBool,
+}
+
+impl Ticket {
+    /// Claims the job; false if the other side already had.
+    pub fn claim(&self) -> bool {
+        !self.claimed.swap(true, Ordering::AcqRel)
+    }
+}
+
+/// One SolveBatch item, queued in its stream's lane.
+#[derive(Debug)]
+pub struct BatchItem {
+    /// The item's place in its stream, from 0.
+    pub index: u64,
+    /// The request as read.
+    pub request: SolveBatchRequest,
+    /// How to solve it.
+    pub job: Job,
+}
+
+/// A lane's answers, a chunk at a time.
+pub type Answers = mpsc::UnboundedReceiver<Vec<SolveBatchResponse>>;
+
+/// A lane as the scheduler keeps it.
+#[derive(Debug)]
+struct LaneQueue {
+    items: VecDeque<BatchItem>,
+    /// Whether the lane waits in the ring (it does exactly when it has items to hand out).
+    in_ring: bool,
+    stop: Arc<Stop>,
+    answers: mpsc::UnboundedSender<Vec<SolveBatchResponse>>,
+}
+
+/// Work a worker took.
+enum Task {
+    Unary(UnaryJob),
+    Chunk {
+        lane: u64,
+        items: Vec<BatchItem>,
+        stop: Arc<Stop>,
+        answers: mpsc::UnboundedSender<Vec<SolveBatchResponse>>,
+    },
+}
+
+#[derive(Debug, Default)]
+struct State {
+    unary: VecDeque<UnaryJob>,
+    /// Lanes with items, in turn. A lane closed while waiting here is skipped when its turn comes.
+    ring: VecDeque<u64>,
+    lanes: HashMap<u64, LaneQueue>,
+    next_lane: u64,
+    closed: bool,
+}
+
+#[derive(Debug)]
+struct Shared {
+    state: Mutex<State>,
+    /// Signalled when work arrives or the pool closes.
+    work: Condvar,
+    /// Unary calls waiting in the queue, readable without the lock between two puzzles of a chunk.
+    unary_waiting: AtomicUsize,
+    max_queued_unary: usize,
+    metrics: Metrics,
+}
+
+/// The pool. Dropping it lets the workers finish the puzzle in hand and exit.
+#[derive(Debug)]
+pub struct Pool {
+    shared: Arc<Shared>,
+}
+
+impl Pool {
+    /// Starts `threads` workers; at most `max_queued_unary` unary calls may wait for one.
+    pub fn new(threads: usize, max_queued_unary: usize, metrics: Metrics) -> std::io::Result<Pool> {
+        let shared = Arc::new(Shared {
+            state: Mutex::default(),
+            work: Condvar::new(),
+            unary_waiting: AtomicUsize::new(0),
+            max_queued_unary,
+            metrics,
+        });
+        let pool = Pool {
+            shared: shared.clone(),
+        };
+        for n in 0..threads {
+            let shared = shared.clone();
+            // On an error the pool is dropped here, which stops the workers already started.
+            std::thread::Builder::new()
+                .name(format!("solver-{n}"))
+                .spawn(move || shared.work())?;
+        }
+        Ok(pool)
+    }
+
+    /// Queues a unary call's job, or refuses it when the queue is full.
+    pub fn submit_unary(&self, job: UnaryJob) -> Result<(), SolveError> {
+        let mut state = self.shared.lock();
+        if state.unary.len() >= self.shared.max_queued_unary {
+            return Err(SolveError::Overloaded(self.shared.max_queued_unary));
+        }
+        state.unary.push_back(job);
+        self.shared.unary_waiting.fetch_add(1, Ordering::Release);
+        drop(state);
+        self.shared.work.notify_one();
+        Ok(())
+    }
+
+    /// Opens a lane for a SolveBatch stream, and the channel its answers come on.
+    pub fn open_lane(&self) -> (Lane, Answers) {
+        let (sender, answers) = mpsc::unbounded_channel();
+        let stop = Arc::new(Stop::default());
+        let mut state = self.shared.lock();
+        let id = state.next_lane;
+        state.next_lane += 1;
+        state.lanes.insert(
+            id,
+            LaneQueue {
+                items: VecDeque::new(),
+                in_ring: false,
+                stop: stop.clone(),
+                answers: sender,
+            },
+        );
+        let lane = Lane {
+            id,
+            shared: self.shared.clone(),
+            stop,
+        };
+        (lane, answers)
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.shared.lock().closed = true;
+        self.shared.work.notify_all();
+    }
+}
+
+/// A SolveBatch stream's place in the pool. Dropping it (the stream ended or went away) stops the
+/// stream's work and drops its queued items unsolved.
+#[derive(Debug)]
+pub struct Lane {
+    id: u64,
+    shared: Arc<Shared>,
+    stop: Arc<Stop>,
+}
+
+impl Lane {
+    /// Queues items of the stream, in order, and wakes a worker.
+    pub fn submit(&self, items: impl IntoIterator<Item = BatchItem>) {
+        let mut state = self.shared.lock();
+        let state = &mut *state;
+        let Some(lane) = state.lanes.get_mut(&self.id) else {
+            return;
+        };
+        lane.items.extend(items);
+        if !lane.in_ring && !lane.items.is_empty() {
+            lane.in_ring = true;
+            state.ring.push_back(self.id);
+        }
+        self.shared.work.notify_one();
+    }
+
+    /// Stops the stream's work, for `reason`.
+    pub fn stop(&self, reason: StopReason) {
+        self.stop.raise(reason);
+    }
+}
+
+impl Drop for Lane {
+    fn drop(&mut self) {
+        self.stop.raise(StopReason::Cancelled);
+        let lane = self.shared.lock().lanes.remove(&self.id);
+        if let Some(lane) = lane {
+            self.shared.cut_off(&lane.stop, lane.items.len());
+        }
+    }
+}
+
+impl Shared {
+    /// The scheduler's state. Every change to it is complete before the lock is let go, so a panic
+    /// elsewhere while it was held does not stop its use.
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A worker's life: take work, do it, until the pool closes.
+    fn work(&self) {
+        while let Some(task) = self.next_task() {
+            match task {
+                Task::Unary(job) => self.run_unary(job),
+                Task::Chunk {
+                    lane,
+                    items,
+                    stop,
+                    answers,
+                } => self.run_chunk(lane, items, &stop, &answers),
+            }
+        }
+    }
+
+    /// Waits for work: a unary job if any waits, else a chunk of the next lane in the ring.
+    fn next_task(&self) -> Option<Task> {
+        let mut state = self.lock();
+        loop {
+            if state.closed {
+                return None;
+            }
+            let task = match state.unary.pop_front() {
+                Some(job) => {
+                    self.unary_waiting.fetch_sub(1, Ordering::Release);
+                    Some(Task::Unary(job))
+                }
+                None => state.take_chunk(),
+            };
+            if let Some(task) = task {
+                // More work waits: let another worker take it.
+                if !state.unary.is_empty() || !state.ring.is_empty() {
+                    self.work.notify_one();
+                }
+                return Some(task);
+            }
+            state = self
+                .work
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    fn run_unary(&self, job: UnaryJob) {
+        let UnaryJob {
+            puzzle,
+            job,
+            ticket,
+            reply,
+        } = job;
+        // The call gave up waiting, or went away: nobody wants the answer.
+        if !ticket.claim() || ticket.stop.reason().is_some() {
+            self.cut_off(&ticket.stop, 1);
+            return;
+        }
+        let solving = self.metrics.in_flight();
+        let result = solve_guarded(&puzzle, job, ticket.stop.flag(), &self.metrics);
+        match &result {
+            Ok(solved) if solved.outcome.verdict == crate::solver::Verdict::Cancelled => {
+                self.cut_off(&ticket.stop, 1);
+            }
+            Ok(solved) => self
+                .metrics
+                .puzzle(proto::Verdict::from(solved.outcome.verdict).as_str_name()),
+            Err(_) => self
+                .metrics
+                .puzzle(proto::Verdict::Unspecified.as_str_name()),
+        }
+        // Counted before the gauge falls, so a scrape never misses the puzzle in between.
+        drop(solving);
+        let _ = reply.send(result);
+    }
+
+    /// Solves a chunk of a lane's items, one after another, until the chunk is done, the turn is
+    /// over, or a unary call waits; hands the rest back to the lane.
+    fn run_chunk(
+        &self,
+        lane: u64,
+        items: Vec<BatchItem>,
+        stop: &Stop,
+        answers: &mpsc::UnboundedSender<Vec<SolveBatchResponse>>,
+    ) {
+        let turn_ends = Instant::now() + TURN;
+        let solving = self.metrics.in_flight();
+        let mut answered = Vec::with_capacity(items.len());
+        let mut counts = crate::service::VerdictCounts::default();
+        let mut cut_off = 0;
+        let mut items = items.into_iter();
+        for item in items.by_ref() {
+            if stop.reason().is_some() {
+                cut_off += 1;
+                break;
+            }
+            match crate::service::answer_item(item, stop.flag(), &self.metrics) {
+                Some(answer) => {
+                    counts.add(answer.verdict);
+                    answered.push(answer);
+                }
+                None => cut_off += 1,
+            }
+            if Instant::now() >= turn_ends || self.unary_waiting.load(Ordering::Acquire) > 0 {
+                break;
+            }
+        }
+        let rest: Vec<BatchItem> = items.collect();
+        if stop.reason().is_some() {
+            cut_off += rest.len();
+        } else if !rest.is_empty() {
+            self.hand_back(lane, rest, stop);
+        }
+        counts.record(&self.metrics);
+        self.cut_off(stop, cut_off);
+        drop(solving);
+        // The stream may be gone; then nobody wants the answers.
+        if !answered.is_empty() {
+            let _ = answers.send(answered);
+        }
+    }
+
+    /// Puts a chunk's unsolved items back at the front of their lane, which waits for its next turn.
+    fn hand_back(&self, id: u64, rest: Vec<BatchItem>, stop: &Stop) {
+        let mut guard = self.lock();
+        let state = &mut *guard;
+        let Some(lane) = state.lanes.get_mut(&id) else {
+            drop(guard);
+            self.cut_off(stop, rest.len());
+            return;
+        };
+        for item in rest.into_iter().rev() {
+            lane.items.push_front(item);
+        }
+        if !lane.in_ring {
+            lane.in_ring = true;
+            state.ring.push_back(id);
+        }
+        self.work.notify_one();
+    }
+
+    /// Counts `count` puzzles cut off by `stop`, by its reason.
+    fn cut_off(&self, stop: &Stop, count: usize) {
+        if count > 0 {
+            let reason = stop.reason().unwrap_or(StopReason::Cancelled);
+            self.metrics.cut_off(reason.label(), count as u64);
+        }
+    }
+}
+
+impl State {
+    /// A chunk of the next lane in the ring; the lane goes to the back of the ring if it has more.
+    fn take_chunk(&mut self) -> Option<Task> {
+        while let Some(id) = self.ring.pop_front() {
+            let Some(lane) = self.lanes.get_mut(&id) else {
+                continue;
+            };
+            let take = lane.items.len().min(CHUNK_ITEMS);
+            let items: Vec<BatchItem> = lane.items.drain(..take).collect();
+            if lane.items.is_empty() {
+                lane.in_ring = false;
+            } else {
+                self.ring.push_back(id);
+            }
+            if items.is_empty() {
+                continue;
+            }
+            return Some(Task::Chunk {
+                lane: id,
+                items,
+                stop: lane.stop.clone(),
+                answers: lane.answers.clone(),
+            });
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Mode;
+
+    fn item(index: u64) -> BatchItem {
+        BatchItem {
+            index,
+            request: SolveBatchRequest {
+                id: index.to_string(),
+                puzzle: ".".repeat(81),
+                ..Default::default()
+            },
+            job: Job {
+                mode: Mode::FirstSolution,
+                max_guesses: 1000,
+            },
+        }
+    }
+
+    #[test]
+    fn a_dropped_lane_leaves_the_scheduler() {
+        // No workers: the items can only wait.
+        let pool = Pool::new(0, 1, Metrics::new()).unwrap();
+        let (lane, _answers) = pool.open_lane();
+        lane.submit([item(0), item(1)]);
+        assert_eq!(pool.shared.lock().lanes[&0].items.len(), 2);
+        let stop = lane.stop.clone();
+        drop(lane);
+        assert!(pool.shared.lock().lanes.is_empty());
+        assert_eq!(stop.reason(), Some(StopReason::Cancelled));
+    }
+
+    #[test]
+    fn lanes_take_turns_a_chunk_at_a_time() {
+        let pool = Pool::new(0, 1, Metrics::new()).unwrap();
+        let (big, _a) = pool.open_lane();
+        let (small, _b) = pool.open_lane();
+        big.submit((0..100).map(item));
+        small.submit((0..3).map(item));
+        let mut state = pool.shared.lock();
+        let lanes: Vec<(u64, usize)> = std::iter::from_fn(|| match state.take_chunk() {
+            Some(Task::Chunk { lane, items, .. }) => Some((lane, items.len())),
+            _ => None,
+        })
+        .take(3)
+        .collect();
+        assert_eq!(lanes, [(0, CHUNK_ITEMS), (1, 3), (0, CHUNK_ITEMS)]);
+    }
+
+    #[test]
+    fn unary_jobs_beyond_the_queue_are_refused() {
+        let pool = Pool::new(0, 1, Metrics::new()).unwrap();
+        let job = || UnaryJob {
+            puzzle: Grid::parse(&".".repeat(81)).unwrap(),
+            job: Job {
+                mode: Mode::FirstSolution,
+                max_guesses: 1,
+            },
+            ticket: Arc::default(),
+            reply: oneshot::channel().0,
+        };
+        assert!(pool.submit_unary(job()).is_ok());
+        assert!(matches!(
+            pool.submit_unary(job()),
+            Err(SolveError::Overloaded(1))
+        ));
+    }
+}
