@@ -9,12 +9,15 @@ use std::time::{Duration, Instant};
 use crate::grid::{Grid, Shape};
 use crate::solver::{self, Options, Verdict};
 use sudoku_core::generator::{self, Limits, Spec, Symmetry};
+use sudoku_core::grader::Difficulty;
 
 /// One line of the benchmark: what is made, and how many.
 struct Case {
     name: &'static str,
     spec: Spec,
     count: u64,
+    /// Graded, and of this level when one is given; `None` outside: not graded.
+    level: Option<Option<Difficulty>>,
 }
 
 /// What one case measured.
@@ -26,7 +29,17 @@ struct Measured {
 
 /// Makes `count` puzzles of `spec` on `threads` threads (seeds 1.. split between them), checking
 /// each; an error names a puzzle that broke a promise.
-fn measure(spec: &Spec, count: u64, threads: usize) -> anyhow::Result<Measured> {
+fn measure(
+    spec: &Spec,
+    level: Option<Option<Difficulty>>,
+    count: u64,
+    threads: usize,
+) -> anyhow::Result<Measured> {
+    let limits = Limits {
+        max_attempts: 100_000,
+        cancel: None,
+    };
+    let limits = &limits;
     let start = Instant::now();
     let clues = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads as u64)
@@ -34,8 +47,23 @@ fn measure(spec: &Spec, count: u64, threads: usize) -> anyhow::Result<Measured> 
                 scope.spawn(move || -> anyhow::Result<u64> {
                     let mut clues = 0;
                     for seed in (1 + t..=count).step_by(threads) {
-                        let made =
-                            generator::generate(spec, seed, &Limits::default(), |_, _| Some(()))?;
+                        let made = match level {
+                            None => generator::generate(spec, seed, &limits, |_, _| Some(()))?,
+                            Some(target) => {
+                                let made = generator::generate_graded(spec, seed, target, &limits)?;
+                                anyhow::ensure!(
+                                    target.is_none_or(|t| t == made.rating.difficulty),
+                                    "seed {seed}: graded {:?}",
+                                    made.rating.difficulty
+                                );
+                                generator::Generated {
+                                    puzzle: made.puzzle,
+                                    solution: made.solution,
+                                    rating: (),
+                                    attempts: made.attempts,
+                                }
+                            }
+                        };
                         let outcome = solver::solve(&made.puzzle, &Options::default());
                         anyhow::ensure!(
                             outcome.verdict == Verdict::Unique
@@ -118,33 +146,68 @@ pub fn run(scale: u64, threads: usize, out: &mut impl Write) -> anyhow::Result<(
             name: "9x9 minimal",
             spec: spec(3, 3, Symmetry::None, true)?,
             count: 5_000,
+            level: None,
+        },
+        Case {
+            name: "9x9 minimal, graded (any level)",
+            spec: spec(3, 3, Symmetry::None, true)?,
+            count: 1_000,
+            level: Some(None),
         },
         Case {
             name: "9x9 minimal rotate-180",
             spec: spec(3, 3, Symmetry::Rotate180, true)?,
             count: 2_000,
+            level: None,
         },
         Case {
             name: "9x9 minimal rotate-90",
             spec: spec(3, 3, Symmetry::Rotate90, true)?,
             count: 1_000,
+            level: None,
         },
         Case {
             name: "6x6 minimal",
             spec: spec(2, 3, Symmetry::None, true)?,
             count: 2_000,
+            level: None,
         },
         Case {
             name: "16x16 unique (not minimal)",
             spec: spec(4, 4, Symmetry::None, false)?,
             count: 20,
+            level: None,
         },
         Case {
             name: "25x25 unique (not minimal)",
             spec: spec(5, 5, Symmetry::None, false)?,
             count: 4,
+            level: None,
         },
     ];
+    let levels = [
+        ("9x9 minimal BEGINNER", Difficulty::Beginner, 300),
+        ("9x9 minimal EASY", Difficulty::Easy, 300),
+        ("9x9 minimal MEDIUM", Difficulty::Medium, 100),
+        ("9x9 minimal HARD", Difficulty::Hard, 100),
+        ("9x9 minimal EXPERT", Difficulty::Expert, 200),
+        ("9x9 minimal EXTREME", Difficulty::Extreme, 100),
+        ("9x9 minimal rotate-180 HARD", Difficulty::Hard, 100),
+    ];
+    let mut cases = Vec::from(cases);
+    for (name, level, count) in levels {
+        let symmetry = if name.contains("rotate-180") {
+            Symmetry::Rotate180
+        } else {
+            Symmetry::None
+        };
+        cases.push(Case {
+            name,
+            spec: spec(3, 3, symmetry, true)?,
+            count,
+            level: Some(Some(level)),
+        });
+    }
     writeln!(
         out,
         "generator, {threads} thread(s); every puzzle checked unique"
@@ -156,7 +219,7 @@ pub fn run(scale: u64, threads: usize, out: &mut impl Write) -> anyhow::Result<(
     )?;
     let mut minimal_nine = None;
     for case in &cases {
-        let measured = measure(&case.spec, case.count * scale, threads)?;
+        let measured = measure(&case.spec, case.level, case.count * scale, threads)?;
         print(out, case.name, threads, &measured)?;
         minimal_nine.get_or_insert(measured);
     }

@@ -11,7 +11,8 @@ use tonic::{Code, Status};
 
 use crate::grid::{Grid, Shape};
 use crate::proto::{self, GenerateRequest, GenerateResponse};
-use sudoku_core::generator::{self, Generated, Limits, Spec, Symmetry};
+use sudoku_core::generator::{self, Generated, Limits, Rated, Spec, Symmetry};
+use sudoku_core::grader::Difficulty;
 
 /// Full grids one puzzle may draw before the call ends with RESOURCE_EXHAUSTED.
 pub const MAX_ATTEMPTS: u32 = generator::DEFAULT_MAX_ATTEMPTS;
@@ -24,6 +25,8 @@ const DEFAULT_SYMBOLS: &str = "123456789ABCDEFGHIJKLMNOP";
 pub struct Plan {
     /// What each puzzle is made from.
     pub spec: Spec,
+    /// The level every puzzle must have; any when `None`.
+    pub difficulty: Option<Difficulty>,
     /// How many puzzles, at least 1.
     pub count: u32,
     /// The request's seed, never 0.
@@ -66,26 +69,26 @@ impl Plan {
                 ));
             }
         };
-        match proto::Difficulty::try_from(request.difficulty) {
-            Ok(proto::Difficulty::Unspecified) => {}
-            Ok(level) => {
-                return Err(Status::unimplemented(format!(
-                    "difficulty {} needs the grader, which this server does not have yet; leave \
-                     difficulty unset for puzzles of any difficulty",
-                    level.as_str_name()
-                )));
-            }
+        let difficulty = match proto::Difficulty::try_from(request.difficulty) {
+            Ok(proto::Difficulty::Unspecified) => None,
+            Ok(proto::Difficulty::Beginner) => Some(Difficulty::Beginner),
+            Ok(proto::Difficulty::Easy) => Some(Difficulty::Easy),
+            Ok(proto::Difficulty::Medium) => Some(Difficulty::Medium),
+            Ok(proto::Difficulty::Hard) => Some(Difficulty::Hard),
+            Ok(proto::Difficulty::Expert) => Some(Difficulty::Expert),
+            Ok(proto::Difficulty::Extreme) => Some(Difficulty::Extreme),
             Err(_) => {
                 return Err(invalid(
                     "difficulty",
                     format!("unknown difficulty {}", request.difficulty),
                 ));
             }
-        }
+        };
         let spec = Spec::new(shape, symmetry, request.minimal)
             .map_err(|e| invalid("symmetry", e.to_string()))?;
         Ok(Plan {
             spec,
+            difficulty,
             count: request.count.clamp(1, max_count),
             seed: match request.seed {
                 0 => random_seed(),
@@ -152,16 +155,28 @@ fn random_seed() -> u64 {
 
 impl Plan {
     /// The answer for the puzzle at `index`, made from `seed`.
-    pub fn response<R>(&self, index: u64, seed: u64, made: &Generated<R>) -> GenerateResponse {
+    pub fn response(&self, index: u64, seed: u64, made: &Generated<Rated>) -> GenerateResponse {
         GenerateResponse {
             index,
             puzzle: write(&made.puzzle, &self.symbols),
             solution: write(&made.solution, &self.symbols),
             clues: u32::try_from(made.puzzle.givens()).unwrap_or(u32::MAX),
-            difficulty: proto::Difficulty::Unspecified.into(),
-            rating: 0.0,
+            difficulty: level(made.rating.difficulty).into(),
+            rating: f64::from(made.rating.rating) / 10.0,
             seed,
         }
+    }
+}
+
+/// The wire's name for a level.
+fn level(difficulty: Difficulty) -> proto::Difficulty {
+    match difficulty {
+        Difficulty::Beginner => proto::Difficulty::Beginner,
+        Difficulty::Easy => proto::Difficulty::Easy,
+        Difficulty::Medium => proto::Difficulty::Medium,
+        Difficulty::Hard => proto::Difficulty::Hard,
+        Difficulty::Expert => proto::Difficulty::Expert,
+        Difficulty::Extreme => proto::Difficulty::Extreme,
     }
 }
 
@@ -204,7 +219,7 @@ pub struct GenerateArgs {
     /// not given.
     #[arg(long, default_value = "")]
     pub symbols: String,
-    /// After each puzzle, tab-separated: its solution, clue count and seed.
+    /// After each puzzle, tab-separated: its solution, clue count, seed, level and rating.
     #[arg(long)]
     pub details: bool,
 }
@@ -261,9 +276,13 @@ impl GenerateArgs {
     /// The output line for one answer.
     pub fn line(&self, answer: &GenerateResponse) -> String {
         if self.details {
+            let level = proto::Difficulty::try_from(answer.difficulty)
+                .unwrap_or_default()
+                .as_str_name()
+                .trim_start_matches("DIFFICULTY_");
             format!(
-                "{}\t{}\t{}\t{}",
-                answer.puzzle, answer.solution, answer.clues, answer.seed
+                "{}\t{}\t{}\t{}\t{level}\t{:.1}",
+                answer.puzzle, answer.solution, answer.clues, answer.seed, answer.rating
             )
         } else {
             answer.puzzle.clone()
@@ -282,7 +301,7 @@ pub fn run_local(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     };
     for index in 0..u64::from(plan.count) {
         let seed = generator::puzzle_seed(plan.seed, index);
-        let made = generator::generate(&plan.spec, seed, &limits, |_, _| Some(()))?;
+        let made = generator::generate_graded(&plan.spec, seed, plan.difficulty, &limits)?;
         writeln!(out, "{}", args.line(&plan.response(index, seed, &made)))?;
     }
     out.flush()?;

@@ -100,6 +100,28 @@ pub struct UnaryJob {
     pub reply: oneshot::Sender<Result<Solved, SolveError>>,
 }
 
+/// Other CPU-bound work of a call (a grading, one puzzle of a Generate stream), queued with the unary
+/// calls: a worker runs it with the call's stop flag, unless the call gave up first.
+pub struct WorkJob {
+    /// Shared with the waiting call, as for a solve.
+    pub ticket: Arc<Ticket>,
+    /// The work; it sends its own answer.
+    pub run: Box<dyn FnOnce(&AtomicBool) + Send>,
+}
+
+impl std::fmt::Debug for WorkJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkJob").finish_non_exhaustive()
+    }
+}
+
+/// What waits in the unary queue.
+#[derive(Debug)]
+enum Queued {
+    Solve(UnaryJob),
+    Work(WorkJob),
+}
+
 /// What a waiting unary call and the worker that takes its job share.
 #[derive(Debug, Default)]
 pub struct Ticket {
@@ -142,7 +164,7 @@ struct LaneQueue {
 
 /// Work a worker took.
 enum Task {
-    Unary(UnaryJob),
+    Unary(Queued),
     Chunk {
         lane: u64,
         items: Vec<BatchItem>,
@@ -153,7 +175,7 @@ enum Task {
 
 #[derive(Debug, Default)]
 struct State {
-    unary: VecDeque<UnaryJob>,
+    unary: VecDeque<Queued>,
     /// Lanes with items, in turn. A lane closed while waiting here is skipped when its turn comes.
     ring: VecDeque<u64>,
     lanes: HashMap<u64, LaneQueue>,
@@ -203,6 +225,15 @@ impl Pool {
 
     /// Queues a unary call's job, or refuses it when the queue is full.
     pub fn submit_unary(&self, job: UnaryJob) -> Result<(), SolveError> {
+        self.submit(Queued::Solve(job))
+    }
+
+    /// Queues other work of a unary call, in the same queue and under the same limit as a solve.
+    pub fn submit_work(&self, job: WorkJob) -> Result<(), SolveError> {
+        self.submit(Queued::Work(job))
+    }
+
+    fn submit(&self, job: Queued) -> Result<(), SolveError> {
         let mut state = self.shared.lock();
         if state.unary.len() >= self.shared.max_queued_unary {
             return Err(SolveError::Overloaded(self.shared.max_queued_unary));
@@ -298,7 +329,8 @@ impl Shared {
     fn work(&self) {
         while let Some(task) = self.next_task() {
             match task {
-                Task::Unary(job) => self.run_unary(job),
+                Task::Unary(Queued::Solve(job)) => self.run_unary(job),
+                Task::Unary(Queued::Work(job)) => self.run_work(job),
                 Task::Chunk {
                     lane,
                     items,
@@ -335,6 +367,16 @@ impl Shared {
                 .wait(state)
                 .unwrap_or_else(PoisonError::into_inner);
         }
+    }
+
+    fn run_work(&self, job: WorkJob) {
+        let WorkJob { ticket, run } = job;
+        if !ticket.claim() || ticket.stop.reason().is_some() {
+            self.cut_off(&ticket.stop, 1);
+            return;
+        }
+        let _working = self.metrics.in_flight();
+        run(ticket.stop.flag());
     }
 
     fn run_unary(&self, job: UnaryJob) {

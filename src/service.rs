@@ -79,6 +79,8 @@ struct Limits {
     max_guesses_cap: u64,
     /// The most puzzles one Generate call makes.
     max_generate_count: u32,
+    /// The longest one generated puzzle may take.
+    generate_budget: Duration,
 }
 
 /// The `sudoku.v1.SudokuService` implementation. Cheap to clone: clones share one solver pool, which
@@ -175,6 +177,7 @@ impl Sudoku {
                 default_max_guesses: config.default_max_guesses,
                 max_guesses_cap: config.max_guesses_cap,
                 max_generate_count: config.max_generate_count.max(1),
+                generate_budget: config.generate_budget,
             },
             metrics,
             pool: Arc::new(pool),
@@ -248,6 +251,39 @@ impl Sudoku {
                 Err(SolveError::DeadlineExceeded)
             }
         }
+    }
+}
+
+impl Sudoku {
+    /// Runs other CPU-bound work of a call (a grading, one generated puzzle) on a pool worker: it
+    /// waits in the unary queue like a Solve, at most the queue timeout, and gets the call's stop
+    /// flag, raised when this future is dropped (the call went away or its deadline passed). The
+    /// one door by which Grade, Hint and Generate reach the solver threads.
+    pub(crate) async fn run_work<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+    ) -> Result<T, SolveError> {
+        let ticket = Arc::new(Ticket::default());
+        let _cancel_on_drop = CancelOnDrop(ticket.clone());
+        let (reply, mut answer) = oneshot::channel();
+        self.pool.submit_work(crate::pool::WorkJob {
+            ticket: ticket.clone(),
+            run: Box::new(move |stop| {
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(stop)));
+                let _ = reply.send(
+                    result
+                        .map_err(|_| SolveError::Internal("the work stopped unexpectedly".into())),
+                );
+            }),
+        })?;
+        let answer = match tokio::time::timeout(self.limits.queue_timeout, &mut answer).await {
+            Ok(answer) => answer,
+            Err(_) if ticket.claim() => {
+                return Err(SolveError::QueueTimeout(self.limits.queue_timeout));
+            }
+            Err(_) => answer.await,
+        };
+        answer.unwrap_or_else(|_| Err(SolveError::Internal("the solver pool stopped".into())))
     }
 }
 

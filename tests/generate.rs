@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use common::TestServer;
 use sudoku_grpc::grid::{Grid, Shape};
-use sudoku_grpc::proto::{Difficulty, GenerateRequest, GenerateResponse, Symmetry};
+use sudoku_grpc::proto::{Difficulty, GenerateRequest, GenerateResponse, GradeRequest, Symmetry};
 use sudoku_grpc::solver::{self, Options, Verdict};
 use tonic::Code;
 
@@ -176,13 +176,87 @@ async fn requests_that_cannot_be_met_get_a_clear_status() {
         Code::InvalidArgument
     );
 
-    let graded = GenerateRequest {
-        difficulty: Difficulty::Hard.into(),
+    let unknown_level = GenerateRequest {
+        difficulty: 99,
         ..Default::default()
     };
     assert_eq!(
-        generate(&server, graded).await.unwrap_err().code(),
-        Code::Unimplemented
+        generate(&server, unknown_level).await.unwrap_err().code(),
+        Code::InvalidArgument
+    );
+}
+
+#[tokio::test]
+async fn a_difficulty_target_streams_puzzles_of_that_level_as_grade_rates_them() {
+    let server = TestServer::start().await;
+    for level in [Difficulty::Beginner, Difficulty::Hard, Difficulty::Expert] {
+        let request = GenerateRequest {
+            difficulty: level.into(),
+            ..nine(3, 99)
+        };
+        let answers = generate(&server, request.clone()).await.unwrap();
+        assert_eq!(answers.len(), 3);
+        for answer in &answers {
+            check(answer, Shape::NINE, "123456789");
+            assert_eq!(answer.difficulty, i32::from(level), "{answer:?}");
+            let graded = server
+                .client()
+                .await
+                .grade(GradeRequest {
+                    puzzle: answer.puzzle.clone(),
+                    ..Default::default()
+                })
+                .await
+                .unwrap()
+                .into_inner();
+            assert_eq!(graded.difficulty, answer.difficulty);
+            assert_eq!(graded.rating, answer.rating);
+        }
+        assert_eq!(generate(&server, request).await.unwrap(), answers);
+    }
+    // Without a target, each puzzle still comes with its level and rating.
+    let any = generate(&server, nine(3, 5)).await.unwrap();
+    assert!(
+        any.iter().all(|a| a.difficulty != 0 && a.rating > 0.0),
+        "{any:?}"
+    );
+}
+
+#[tokio::test]
+async fn an_unreachable_level_ends_with_resource_exhausted_naming_the_budget() {
+    let server = TestServer::start().await;
+    // Every 4x4 falls to singles.
+    let extreme_four = GenerateRequest {
+        box_rows: 2,
+        box_cols: 2,
+        difficulty: Difficulty::Extreme.into(),
+        ..Default::default()
+    };
+    let status = generate(&server, extreme_four).await.unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted);
+    assert!(
+        status.message().contains("EXTREME") && status.message().contains("attempts"),
+        "{status:?}"
+    );
+
+    // The time budget per puzzle ends a search that the attempt budget would let run on.
+    let server = TestServer::start_with(|config| {
+        config.generate_budget = Duration::from_millis(100);
+    })
+    .await;
+    let extreme_big = GenerateRequest {
+        box_rows: 5,
+        box_cols: 5,
+        minimal: true,
+        difficulty: Difficulty::Extreme.into(),
+        seed: 3,
+        ..Default::default()
+    };
+    let status = generate(&server, extreme_big).await.unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted);
+    assert!(
+        status.message().contains("budget") && status.message().contains("100ms"),
+        "{status:?}"
     );
 }
 

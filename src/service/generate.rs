@@ -1,23 +1,23 @@
 //! Generate: fresh puzzles from the core's generator, streamed as they are made.
 //!
-//! Each puzzle is made on a solver slot off the async threads, one after another, and sent as soon as
-//! it is made, so a slow client or a large count holds no more than one puzzle's work. The puzzle at
+//! Each puzzle is made and graded on a worker of the solver pool (never on the async threads), one
+//! after another, and sent as soon as it is made, so a slow client or a large count holds no more
+//! than one puzzle's work. A difficulty target draws and grades puzzles until one has the level,
+//! within an attempt budget and the server's time budget per puzzle (RESOURCE_EXHAUSTED past either). The puzzle at
 //! `index` comes from its own seed ([`generator::puzzle_seed`]), which the answer carries: asking
 //! again with that seed and a count of 1 gives that puzzle back. A dropped call or a passed deadline
 //! raises the generator's cancel flag at once.
 
 use std::pin::Pin;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use futures::Stream;
 use tonic::{Code, Request, Response, Status};
 
-use super::{CancelOnDrop, Sudoku, echo_request_id};
+use super::{Sudoku, echo_request_id};
 use crate::generate::Plan;
 use crate::grpc::REQUEST_ID;
 use crate::proto::{GenerateRequest, GenerateResponse};
-use sudoku_core::generator::{self, GenerateError, Generated, Limits, Spec};
+use sudoku_core::generator::{self, GenerateError, Generated, Limits, Rated, Symmetry};
 
 /// The stream of generated puzzles.
 pub type GenerateStream = Pin<Box<dyn Stream<Item = Result<GenerateResponse, Status>> + Send>>;
@@ -26,45 +26,56 @@ pub type GenerateStream = Pin<Box<dyn Stream<Item = Result<GenerateResponse, Sta
 fn status(err: GenerateError) -> Status {
     let code = match err {
         GenerateError::SymmetryNeedsSquareBoxes { .. } => Code::InvalidArgument,
-        GenerateError::BudgetExhausted { .. } => Code::ResourceExhausted,
+        GenerateError::BudgetExhausted { .. } | GenerateError::LevelNotReached { .. } => {
+            Code::ResourceExhausted
+        }
         GenerateError::Cancelled => Code::Cancelled,
     };
     Status::new(code, err.to_string())
 }
 
-/// Makes the puzzle of `seed` on a solver slot, off the async threads. Dropping the future raises
-/// the generator's cancel flag, so an abandoned call stops within microseconds.
-async fn make(service: &Sudoku, spec: Spec, seed: u64) -> Result<Generated<()>, Status> {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let _stop_on_drop = CancelOnDrop(cancel.clone());
-    run_blocking(service, move || {
+/// Makes and grades the puzzle of `seed` on a worker of the solver pool, off the async threads,
+/// within the server's time budget per puzzle. Dropping the future raises the generator's cancel
+/// flag, so an abandoned call stops within microseconds.
+async fn make(service: &Sudoku, plan: &Plan, seed: u64) -> Result<Generated<Rated>, Status> {
+    let (spec, target) = (plan.spec, plan.difficulty);
+    let work = service.run_work(move |cancel| {
         let limits = Limits {
             max_attempts: crate::generate::MAX_ATTEMPTS,
-            cancel: Some(&cancel),
+            cancel: Some(cancel),
         };
-        generator::generate(&spec, seed, &limits, |_, _| Some(())).map_err(status)
-    })
-    .await
+        generator::generate_graded(&spec, seed, target, &limits)
+    });
+    let budget = service.limits.generate_budget;
+    match tokio::time::timeout(budget, work).await {
+        Ok(made) => made?.map_err(status),
+        Err(_) => Err(Status::resource_exhausted(format!(
+            "{} took more than the server's budget of {} per puzzle (--generate-budget){}",
+            describe(plan),
+            humantime::format_duration(budget),
+            match target {
+                Some(_) => ": the level is rare for this shape and symmetry",
+                None => "",
+            }
+        ))),
+    }
 }
 
-/// Runs `work` on a solver slot on the blocking pool: the one place Generate's CPU work leaves the
-/// async threads.
-async fn run_blocking<T: Send + 'static>(
-    service: &Sudoku,
-    work: impl FnOnce() -> Result<T, Status> + Send + 'static,
-) -> Result<T, Status> {
-    let slot = service
-        .solvers
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|_| Status::unavailable("the server is shutting down"))?;
-    let task = tokio::task::spawn_blocking(move || {
-        let _slot = slot;
-        work()
-    });
-    task.await
-        .map_err(|e| Status::internal(format!("the generator stopped unexpectedly: {e}")))?
+/// What a plan asks for, in words: "a minimal HARD 9x9 (3x3 boxes) puzzle with rotate-180 symmetry".
+fn describe(plan: &Plan) -> String {
+    let mut text = String::from("a ");
+    if plan.spec.minimal() {
+        text.push_str("minimal ");
+    }
+    if let Some(level) = plan.difficulty {
+        text.push_str(level.name());
+        text.push(' ');
+    }
+    text.push_str(&format!("{} puzzle", plan.spec.shape()));
+    if plan.spec.symmetry() != Symmetry::None {
+        text.push_str(&format!(" with {} symmetry", plan.spec.symmetry()));
+    }
+    text
 }
 
 /// Starts generating the puzzles `request` asks for.
@@ -83,6 +94,7 @@ pub(super) async fn generate(
         shape = %plan.spec.shape(),
         symmetry = %plan.spec.symmetry(),
         minimal = plan.spec.minimal(),
+        difficulty = plan.difficulty.map_or("any", |d| d.name()),
         "generating"
     );
     let service = service.clone();
@@ -90,7 +102,7 @@ pub(super) async fn generate(
         for index in 0..u64::from(plan.count) {
             let seed = generator::puzzle_seed(plan.seed, index);
             let made = tokio::select! {
-                made = make(&service, plan.spec, seed) => made,
+                made = make(&service, &plan, seed) => made,
                 () = crate::grpc::sleep(deadline) => Err(Status::deadline_exceeded(format!(
                     "the deadline passed while puzzle {index} of {} was being made",
                     plan.count

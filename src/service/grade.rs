@@ -2,7 +2,6 @@
 //! them (the same INVALID_ARGUMENT messages), the puzzle is solved to check it is unique, and the
 //! engine runs off the async threads with the call's cancel flag and an effort budget.
 
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -13,7 +12,7 @@ use sudoku_core::strategy::{Step, Technique};
 use tonic::{Code, Request, Response, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use super::{CancelOnDrop, SolveError, Sudoku};
+use super::{SolveError, Sudoku};
 use crate::grid::{Grid, Shape};
 use crate::proto::{self, GradeRequest, GradeResponse, HintRequest, HintResponse};
 use crate::solver::{self, Mode, Verdict};
@@ -136,25 +135,14 @@ async fn within<T>(
     }
 }
 
-/// Runs CPU-bound `work` off the async threads, on a solver slot, with a cancel flag raised when this
-/// future is dropped (the call's deadline passed or its client went away). The one place Grade and
-/// Hint leave the async side: point it at another pool here.
+/// Runs CPU-bound `work` on the server's solver pool, with a cancel flag raised when this future is
+/// dropped (the call's deadline passed or its client went away). The one place Grade and Hint leave
+/// the async side.
 async fn off_thread<T: Send + 'static>(
     service: &Sudoku,
     work: impl FnOnce(&AtomicBool) -> Result<T, Invalid> + Send + 'static,
 ) -> Result<T, Invalid> {
-    let slot = service.unary_slot().await?;
-    let cancel = Arc::new(AtomicBool::new(false));
-    let _stop_on_drop = CancelOnDrop(cancel.clone());
-    let metrics = service.metrics.clone();
-    let task = tokio::task::spawn_blocking(move || {
-        let _slot = slot;
-        let _working = metrics.in_flight();
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&cancel)))
-            .unwrap_or_else(|_| Err(SolveError::Internal("the logic engine failed".into()).into()))
-    });
-    task.await
-        .map_err(|e| SolveError::Internal(e.to_string()))?
+    service.run_work(work).await?
 }
 
 /// The puzzle's verdict and, when unique, its solution.

@@ -37,6 +37,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
+use crate::grader::{self, Difficulty};
 use crate::grid::{Grid, Shape};
 use crate::solver::{self, Mode, Verdict};
 
@@ -180,6 +181,18 @@ pub enum GenerateError {
         /// The budget: attempts made.
         attempts: u32,
     },
+    /// Every attempt of the budget made a puzzle of another level than the one asked for.
+    #[error(
+        "no {} puzzle came within the budget of {attempts} attempts (full grids drawn, dug and graded): \
+         the level is rare for this shape and symmetry; try another level, or without a symmetry",
+        level.name()
+    )]
+    LevelNotReached {
+        /// The level asked for.
+        level: Difficulty,
+        /// The budget: attempts made.
+        attempts: u32,
+    },
     /// The caller's cancellation flag was raised.
     #[error("generation was cancelled")]
     Cancelled,
@@ -304,6 +317,52 @@ pub fn generate<R>(
     Err(GenerateError::BudgetExhausted {
         attempts: limits.max_attempts,
     })
+}
+
+/// A puzzle's level and rating (in tenths, on the Sudoku Explainer scale), as the grader gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rated {
+    /// The level.
+    pub difficulty: Difficulty,
+    /// The hardest step's rating, in tenths.
+    pub rating: u16,
+}
+
+/// Generates one puzzle from `seed`, graded by [`grader::grade`] with its default budget (so the
+/// level is exactly what Grade says of the puzzle), and of level `target` when one is given: puzzles
+/// of another level are thrown away and count as attempts of the budget. The same spec, seed and
+/// target give the same puzzle.
+pub fn generate_graded(
+    spec: &Spec,
+    seed: u64,
+    target: Option<Difficulty>,
+    limits: &Limits<'_>,
+) -> Result<Generated<Rated>, GenerateError> {
+    let options = grader::Options {
+        explain: false,
+        budget: grader::DEFAULT_BUDGET,
+        cancel: limits.cancel,
+    };
+    let made = generate(spec, seed, limits, |puzzle, solution| {
+        // A cancelled grading takes nothing: the next attempt sees the flag and stops.
+        let grade = grader::grade(puzzle, solution, &options).ok()?;
+        let rated = Rated {
+            difficulty: grade.difficulty,
+            rating: grade.rating,
+        };
+        target
+            .is_none_or(|t| t == rated.difficulty)
+            .then_some(rated)
+    });
+    let cancelled = limits.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    match (made, target) {
+        // The last attempt's grading may have been the one cancelled.
+        (Err(_), _) if cancelled => Err(GenerateError::Cancelled),
+        (Err(GenerateError::BudgetExhausted { attempts }), Some(level)) => {
+            Err(GenerateError::LevelNotReached { level, attempts })
+        }
+        (other, _) => other,
+    }
 }
 
 /// A uniform choice in `0..n` (`n > 0`): Lemire's multiply-and-reject, exact and fixed.
