@@ -48,9 +48,9 @@ fn measure(
                     let mut clues = 0;
                     for seed in (1 + t..=count).step_by(threads) {
                         let made = match level {
-                            None => generator::generate(spec, seed, &limits, |_, _| Some(()))?,
+                            None => generator::generate(spec, seed, limits, |_, _| Some(()))?,
                             Some(target) => {
-                                let made = generator::generate_graded(spec, seed, target, &limits)?;
+                                let made = generator::generate_graded(spec, seed, target, limits)?;
                                 anyhow::ensure!(
                                     target.is_none_or(|t| t == made.rating.difficulty),
                                     "seed {seed}: graded {:?}",

@@ -13,6 +13,7 @@ use crate::config::{ServeArgs, ServerConfig};
 use crate::grid::Grid;
 use crate::proto;
 use crate::solver::{self, Mode};
+use sudoku_core::text::Format;
 
 /// A gRPC service that solves Sudoku puzzles, and the tools around it.
 #[derive(Debug, Parser)]
@@ -292,9 +293,9 @@ fn grade_lines(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        let graded = Grid::parse_puzzle(text)
+        let graded = Grid::read_puzzle(text, &Format::default())
             .map_err(|e| e.to_string())
-            .and_then(|puzzle| crate::service::grade_local(&puzzle, args.steps));
+            .and_then(|read| crate::service::grade_local(&read.grid, args.steps));
         match graded {
             Ok(response) => {
                 writeln!(out, "{}", crate::service::grade_line(&response))?;
@@ -317,10 +318,19 @@ fn grade_lines(args: &GradeArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn hint(args: &HintArgs) -> anyhow::Result<ExitCode> {
-    let puzzle =
-        Grid::parse_puzzle(&args.puzzle).map_err(|e| anyhow::anyhow!("invalid puzzle: {e}"))?;
+    let puzzle = Grid::read_puzzle(&args.puzzle, &Format::default())
+        .map_err(|e| anyhow::anyhow!("invalid puzzle: {e}"))?
+        .grid;
     let progress = match &args.progress {
-        Some(board) => Grid::parse(board).map_err(|e| anyhow::anyhow!("invalid progress: {e}"))?,
+        Some(board) => {
+            let format = Format {
+                shape: Some(puzzle.shape()),
+                symbols: None,
+            };
+            Grid::read(board, &format)
+                .map_err(|e| anyhow::anyhow!("invalid progress: {e}"))?
+                .grid
+        }
         None => puzzle.clone(),
     };
     let response =

@@ -100,26 +100,28 @@ pub struct UnaryJob {
     pub reply: oneshot::Sender<Result<Solved, SolveError>>,
 }
 
-/// Other CPU-bound work of a call (a grading, one puzzle of a Generate stream), queued with the unary
-/// calls: a worker runs it with the call's stop flag, unless the call gave up first.
-pub struct WorkJob {
-    /// Shared with the waiting call, as for a solve.
+/// A unary call's other CPU-bound work (Grade, Hint), queued with the solves so it takes a worker
+/// like them and never an async thread. It gets the call's stop flag and sends its own answer.
+pub struct CallJob {
+    /// Shared with the waiting call: its stop flag, and who claimed the job first.
     pub ticket: Arc<Ticket>,
-    /// The work; it sends its own answer.
-    pub run: Box<dyn FnOnce(&AtomicBool) + Send>,
+    /// The work; it answers the call itself.
+    pub work: Box<dyn FnOnce(&AtomicBool) + Send>,
 }
 
-impl std::fmt::Debug for WorkJob {
+impl std::fmt::Debug for CallJob {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("WorkJob").finish_non_exhaustive()
+        f.debug_struct("CallJob")
+            .field("ticket", &self.ticket)
+            .finish_non_exhaustive()
     }
 }
 
-/// What waits in the unary queue.
+/// A job in the unary queue.
 #[derive(Debug)]
 enum Queued {
     Solve(UnaryJob),
-    Work(WorkJob),
+    Call(CallJob),
 }
 
 /// What a waiting unary call and the worker that takes its job share.
@@ -225,15 +227,16 @@ impl Pool {
 
     /// Queues a unary call's job, or refuses it when the queue is full.
     pub fn submit_unary(&self, job: UnaryJob) -> Result<(), SolveError> {
-        self.submit(Queued::Solve(job))
+        self.queue(Queued::Solve(job))
     }
 
-    /// Queues other work of a unary call, in the same queue and under the same limit as a solve.
-    pub fn submit_work(&self, job: WorkJob) -> Result<(), SolveError> {
-        self.submit(Queued::Work(job))
+    /// Queues a unary call's other work (Grade, Hint) with the solves, or refuses it when the queue
+    /// is full.
+    pub fn submit_call(&self, job: CallJob) -> Result<(), SolveError> {
+        self.queue(Queued::Call(job))
     }
 
-    fn submit(&self, job: Queued) -> Result<(), SolveError> {
+    fn queue(&self, job: Queued) -> Result<(), SolveError> {
         let mut state = self.shared.lock();
         if state.unary.len() >= self.shared.max_queued_unary {
             return Err(SolveError::Overloaded(self.shared.max_queued_unary));
@@ -330,7 +333,7 @@ impl Shared {
         while let Some(task) = self.next_task() {
             match task {
                 Task::Unary(Queued::Solve(job)) => self.run_unary(job),
-                Task::Unary(Queued::Work(job)) => self.run_work(job),
+                Task::Unary(Queued::Call(job)) => self.run_call(job),
                 Task::Chunk {
                     lane,
                     items,
@@ -369,16 +372,6 @@ impl Shared {
         }
     }
 
-    fn run_work(&self, job: WorkJob) {
-        let WorkJob { ticket, run } = job;
-        if !ticket.claim() || ticket.stop.reason().is_some() {
-            self.cut_off(&ticket.stop, 1);
-            return;
-        }
-        let _working = self.metrics.in_flight();
-        run(ticket.stop.flag());
-    }
-
     fn run_unary(&self, job: UnaryJob) {
         let UnaryJob {
             puzzle,
@@ -407,6 +400,16 @@ impl Shared {
         // Counted before the gauge falls, so a scrape never misses the puzzle in between.
         drop(solving);
         let _ = reply.send(result);
+    }
+
+    fn run_call(&self, job: CallJob) {
+        let CallJob { ticket, work } = job;
+        if !ticket.claim() || ticket.stop.reason().is_some() {
+            self.cut_off(&ticket.stop, 1);
+            return;
+        }
+        let _working = self.metrics.in_flight();
+        work(ticket.stop.flag());
     }
 
     /// Solves a chunk of a lane's items, one after another, until the chunk is done, the turn is

@@ -254,39 +254,6 @@ impl Sudoku {
     }
 }
 
-impl Sudoku {
-    /// Runs other CPU-bound work of a call (a grading, one generated puzzle) on a pool worker: it
-    /// waits in the unary queue like a Solve, at most the queue timeout, and gets the call's stop
-    /// flag, raised when this future is dropped (the call went away or its deadline passed). The
-    /// one door by which Grade, Hint and Generate reach the solver threads.
-    pub(crate) async fn run_work<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
-    ) -> Result<T, SolveError> {
-        let ticket = Arc::new(Ticket::default());
-        let _cancel_on_drop = CancelOnDrop(ticket.clone());
-        let (reply, mut answer) = oneshot::channel();
-        self.pool.submit_work(crate::pool::WorkJob {
-            ticket: ticket.clone(),
-            run: Box::new(move |stop| {
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(stop)));
-                let _ = reply.send(
-                    result
-                        .map_err(|_| SolveError::Internal("the work stopped unexpectedly".into())),
-                );
-            }),
-        })?;
-        let answer = match tokio::time::timeout(self.limits.queue_timeout, &mut answer).await {
-            Ok(answer) => answer,
-            Err(_) if ticket.claim() => {
-                return Err(SolveError::QueueTimeout(self.limits.queue_timeout));
-            }
-            Err(_) => answer.await,
-        };
-        answer.unwrap_or_else(|_| Err(SolveError::Internal("the solver pool stopped".into())))
-    }
-}
-
 /// One batch item, from request to response, on a worker; `None` when `stop` cut its solve off. An
 /// item never fails otherwise, so one bad puzzle cannot end a stream.
 pub(crate) fn answer_item(

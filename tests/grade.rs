@@ -90,7 +90,25 @@ async fn bad_puzzles_get_the_same_errors_as_solve() {
     let server = TestServer::start().await;
     let mut client = server.client().await;
     let clash = format!("55{}", &CLASSIC[2..]);
-    for text in [clash.as_str(), "12x", ""] {
+    let bad_char = format!("12x{}", &CLASSIC[3..]);
+    // A wrong count of cells is read for every shape the core supports (Solve on main still reads
+    // 9x9 only, so its message lists fewer sizes): the message says what was found.
+    for (text, found) in [("", "found 0"), ("12x", "found 3")] {
+        for status in [
+            client.grade(grade_request(text, false)).await.unwrap_err(),
+            client
+                .hint(HintRequest {
+                    puzzle: text.into(),
+                    ..Default::default()
+                })
+                .await
+                .unwrap_err(),
+        ] {
+            assert_eq!(status.code(), Code::InvalidArgument);
+            assert!(status.message().contains(found), "{}", status.message());
+        }
+    }
+    for text in [clash.as_str(), bad_char.as_str()] {
         let solve = client
             .solve(SolveRequest {
                 puzzle: text.into(),

@@ -2,6 +2,7 @@
 //! them (the same INVALID_ARGUMENT messages), the puzzle is solved to check it is unique, and the
 //! engine runs off the async threads with the call's cancel flag and an effort budget.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -12,10 +13,14 @@ use sudoku_core::strategy::{Step, Technique};
 use tonic::{Code, Request, Response, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use super::{SolveError, Sudoku};
-use crate::grid::{Grid, Shape};
+use super::{CancelOnDrop, SolveError, Sudoku};
+use crate::grid::{Grid, PuzzleError, Shape};
+use crate::pool::{CallJob, StopReason, Ticket};
 use crate::proto::{self, GradeRequest, GradeResponse, HintRequest, HintResponse};
 use crate::solver::{self, Mode, Verdict};
+use sudoku_core::symbols::Symbols;
+use sudoku_core::text::{Format, Notation};
+use tokio::sync::oneshot;
 
 /// The effort budget of one Grade or Hint call (see `sudoku_core::grader::Options::budget`): a
 /// fraction of a second of forcing-chain search; past it the path guesses and says the rating is a
@@ -31,16 +36,17 @@ pub(super) async fn grade(
     let deadline = crate::grpc::deadline(&request);
     let request = request.into_inner();
     let result = async {
-        let puzzle = Grid::parse_puzzle(&request.puzzle).map_err(SolveError::Puzzle)?;
+        let (puzzle, write) = read(
+            &request.puzzle,
+            request.box_rows,
+            request.box_cols,
+            &request.symbols,
+        )?;
         let explain = request.include_steps;
         let max_guesses = service.limits.default_max_guesses;
-        within(
-            deadline,
-            off_thread(service, move |cancel| {
-                grade_puzzle(&puzzle, explain, max_guesses, cancel)
-            }),
-        )
-        .await
+        let work =
+            move |cancel: &AtomicBool| grade_puzzle(&puzzle, &write, explain, max_guesses, cancel);
+        off_thread(service, deadline, work).await
     }
     .await;
     finish(service, "Grade", started, result)
@@ -55,30 +61,49 @@ pub(super) async fn hint(
     let deadline = crate::grpc::deadline(&request);
     let request = request.into_inner();
     let result = async {
-        let puzzle = Grid::parse_puzzle(&request.puzzle).map_err(SolveError::Puzzle)?;
+        let (puzzle, write) = read(
+            &request.puzzle,
+            request.box_rows,
+            request.box_cols,
+            &request.symbols,
+        )?;
         let progress = if request.progress.trim().is_empty() {
             puzzle.clone()
         } else {
-            Grid::parse(&request.progress).map_err(|e| Invalid::Progress(e.to_string()))?
+            // The board in the puzzle's shape and alphabet; its clashes are mistakes, not errors.
+            let format = Format {
+                shape: Some(puzzle.shape()),
+                symbols: Some(write.symbols),
+            };
+            Grid::read(&request.progress, &format)
+                .map_err(|e| Invalid::Progress(e.to_string()))?
+                .grid
         };
-        if progress.shape() != puzzle.shape() {
-            return Err(Invalid::Progress(format!(
-                "the board is {} but the puzzle is {}",
-                progress.shape(),
-                puzzle.shape()
-            )));
-        }
         let max_guesses = service.limits.default_max_guesses;
-        within(
-            deadline,
-            off_thread(service, move |cancel| {
-                hint_board(&puzzle, &progress, max_guesses, cancel)
-            }),
-        )
-        .await
+        let work =
+            move |cancel: &AtomicBool| hint_board(&puzzle, &progress, &write, max_guesses, cancel);
+        off_thread(service, deadline, work).await
     }
     .await;
     finish(service, "Hint", started, result)
+}
+
+/// Reads a request's puzzle in its shape and alphabet, as Solve reads one; the writer answers in kind.
+fn read(
+    text: &str,
+    box_rows: u32,
+    box_cols: u32,
+    symbols: &str,
+) -> Result<(Grid, Writer), Invalid> {
+    let format = Format::new(box_rows, box_cols, symbols)
+        .map_err(|e| SolveError::Puzzle(PuzzleError::Parse(e)))?;
+    let read = Grid::read_puzzle(text, &format).map_err(SolveError::Puzzle)?;
+    let write = Writer {
+        side: read.grid.shape().side(),
+        symbols: read.symbols,
+        numbers: read.notation == Notation::Numbers,
+    };
+    Ok((read.grid, write))
 }
 
 /// Why a Grade or Hint call got no answer.
@@ -121,28 +146,50 @@ fn finish<T>(
     result.map(Response::new).map_err(Status::from)
 }
 
-/// `work`, given up with DEADLINE_EXCEEDED at the call's deadline (dropping it raises its cancel flag).
-async fn within<T>(
-    deadline: Option<Instant>,
-    work: impl Future<Output = Result<T, Invalid>>,
-) -> Result<T, Invalid> {
-    match deadline {
-        Some(deadline) if deadline <= Instant::now() => Err(SolveError::DeadlineExceeded.into()),
-        Some(deadline) => tokio::time::timeout_at(deadline.into(), work)
-            .await
-            .unwrap_or(Err(SolveError::DeadlineExceeded.into())),
-        None => work.await,
-    }
-}
-
-/// Runs CPU-bound `work` on the server's solver pool, with a cancel flag raised when this future is
-/// dropped (the call's deadline passed or its client went away). The one place Grade and Hint leave
-/// the async side.
+/// Runs CPU-bound `work` on the server's solver pool, queued with the Solve calls (never on an async
+/// thread), with the call's stop flag: raised when this future is dropped (the client went away) or
+/// at the call's deadline, which answers DEADLINE_EXCEEDED. Waiting for a worker is bounded by the
+/// queue timeout, as for Solve.
 async fn off_thread<T: Send + 'static>(
     service: &Sudoku,
+    deadline: Option<Instant>,
     work: impl FnOnce(&AtomicBool) -> Result<T, Invalid> + Send + 'static,
 ) -> Result<T, Invalid> {
-    service.run_work(work).await?
+    if deadline.is_some_and(|deadline| deadline <= Instant::now()) {
+        return Err(SolveError::DeadlineExceeded.into());
+    }
+    let ticket = Arc::new(Ticket::default());
+    let _cancel_on_drop = CancelOnDrop(ticket.clone());
+    let (reply, mut answer) = oneshot::channel();
+    let job = CallJob {
+        ticket: ticket.clone(),
+        work: Box::new(move |stop: &AtomicBool| {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(stop)))
+                .unwrap_or_else(|_| {
+                    Err(SolveError::Internal("the logic engine failed".into()).into())
+                });
+            let _ = reply.send(result);
+        }),
+    };
+    service.pool.submit_call(job)?;
+    let queue_timeout = service.limits.queue_timeout;
+    let answer = async {
+        let answer = match tokio::time::timeout(queue_timeout, &mut answer).await {
+            Ok(answer) => answer,
+            // Still queued: give up the job, unless a worker took it just now.
+            Err(_) if ticket.claim() => return Err(SolveError::QueueTimeout(queue_timeout).into()),
+            Err(_) => answer.await,
+        };
+        answer
+            .unwrap_or_else(|_| Err(SolveError::Internal("the solver pool stopped".into()).into()))
+    };
+    tokio::select! {
+        answer = answer => answer,
+        () = crate::grpc::sleep(deadline) => {
+            ticket.stop.raise(StopReason::DeadlineExceeded);
+            Err(SolveError::DeadlineExceeded.into())
+        }
+    }
 }
 
 /// The puzzle's verdict and, when unique, its solution.
@@ -176,6 +223,7 @@ fn options(explain: bool, cancel: &AtomicBool) -> grader::Options<'_> {
 /// Grade's work, on a blocking thread.
 fn grade_puzzle(
     puzzle: &Grid,
+    write: &Writer,
     explain: bool,
     max_guesses: u64,
     cancel: &AtomicBool,
@@ -191,7 +239,6 @@ fn grade_puzzle(
     };
     let grade =
         grader::grade(puzzle, &solution, &options(explain, cancel)).map_err(engine_error)?;
-    let write = Writer::new(puzzle.shape());
     response.difficulty = difficulty(grade.difficulty).into();
     response.rating = rating(grade.rating);
     response.hardest_technique = technique(grade.hardest).into();
@@ -214,6 +261,7 @@ fn grade_puzzle(
 fn hint_board(
     puzzle: &Grid,
     progress: &Grid,
+    write: &Writer,
     max_guesses: u64,
     cancel: &AtomicBool,
 ) -> Result<HintResponse, Invalid> {
@@ -225,7 +273,6 @@ fn hint_board(
     let Some(solution) = solution else {
         return Ok(response);
     };
-    let write = Writer::new(puzzle.shape());
     match hint::hint(puzzle, progress, &solution, &options(true, cancel)).map_err(engine_error)? {
         Hint::Solved => response.solved = true,
         Hint::Mistakes(mistakes) => {
@@ -243,23 +290,29 @@ fn engine_error(e: GradeError) -> Invalid {
     }
 }
 
-/// Writes the engine's values as the request's symbols.
-struct Writer {
+/// Writes the engine's values as the request's symbols (or numbers, when its cells were numbers).
+pub struct Writer {
     side: usize,
+    symbols: Symbols,
+    numbers: bool,
 }
 
 impl Writer {
-    fn new(shape: Shape) -> Writer {
-        Writer { side: shape.side() }
+    /// The standard writer of `shape`: `1`-`9`, then `A` onwards.
+    pub fn standard(shape: Shape) -> Writer {
+        Writer {
+            side: shape.side(),
+            symbols: Symbols::of(shape),
+            numbers: false,
+        }
     }
 
-    /// The symbol of value `v`: `1`-`9`, then `A` onwards, as grids are written.
     fn symbol(&self, v: u8) -> String {
-        let byte = match v {
-            1..=9 => b'0' + v,
-            _ => b'A' + v.saturating_sub(10).min(25),
-        };
-        char::from(byte).to_string()
+        if self.numbers {
+            v.to_string()
+        } else {
+            self.symbols.symbol(v).to_string()
+        }
     }
 
     fn cell(&self, c: Candidate) -> proto::CellSymbol {
@@ -336,8 +389,15 @@ pub fn technique(t: Technique) -> proto::Technique {
 
 /// Grades `puzzle` in-process exactly as the Grade call does, for the command line.
 pub fn grade_local(puzzle: &Grid, include_steps: bool) -> Result<GradeResponse, String> {
-    grade_puzzle(puzzle, include_steps, u64::MAX, &AtomicBool::new(false))
-        .map_err(|e| e.to_string())
+    let write = Writer::standard(puzzle.shape());
+    grade_puzzle(
+        puzzle,
+        &write,
+        include_steps,
+        u64::MAX,
+        &AtomicBool::new(false),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Answers a hint in-process exactly as the Hint call does, for the command line.
@@ -349,7 +409,14 @@ pub fn hint_local(puzzle: &Grid, progress: &Grid) -> Result<HintResponse, String
             puzzle.shape()
         ));
     }
-    hint_board(puzzle, progress, u64::MAX, &AtomicBool::new(false)).map_err(|e| e.to_string())
+    hint_board(
+        puzzle,
+        progress,
+        &Writer::standard(puzzle.shape()),
+        u64::MAX,
+        &AtomicBool::new(false),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// One line for a graded puzzle: `EASY 2.3 NAKED_SINGLE`, the verdict for one that is not unique.

@@ -73,11 +73,11 @@ impl Difficulty {
     pub fn of(rating: u16, guessed: bool) -> Difficulty {
         match rating {
             _ if guessed => Difficulty::Extreme,
-            ..=15 => Difficulty::Beginner,
-            ..=23 => Difficulty::Easy,
-            ..=28 => Difficulty::Medium,
-            ..=44 => Difficulty::Hard,
-            ..=69 => Difficulty::Expert,
+            0..=15 => Difficulty::Beginner,
+            16..=23 => Difficulty::Easy,
+            24..=28 => Difficulty::Medium,
+            29..=44 => Difficulty::Hard,
+            45..=69 => Difficulty::Expert,
             _ => Difficulty::Extreme,
         }
     }

@@ -341,20 +341,6 @@ pub(crate) fn seen_by_all(board: &Board, value: u8, cells: &[usize]) -> Vec<Cand
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn length_adjustment_follows_the_thresholds() {
-        let got: Vec<u16> = [3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 24, 25]
-            .iter()
-            .map(|&l| length_adjustment(l))
-            .collect();
-        assert_eq!(got, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]);
-    }
-}
-
 /// Calls `found` with each choice of `k` (at most 4) of `items` whose masks together have exactly `k`
 /// bits, until it returns `Some`. Choices whose union outgrows `k` are cut early.
 pub(crate) fn k_sets<T>(
@@ -394,4 +380,18 @@ pub(crate) fn k_sets<T>(
         return None;
     }
     go(items, k, 0, &mut [0; 4], 0, 0, found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn length_adjustment_follows_the_thresholds() {
+        let got: Vec<u16> = [3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 24, 25]
+            .iter()
+            .map(|&l| length_adjustment(l))
+            .collect();
+        assert_eq!(got, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]);
+    }
 }

@@ -13,6 +13,9 @@ const MAX_CELLS: usize = 12;
 
 const NONE: usize = usize::MAX;
 
+/// The best chain found so far: its cells with their values, its length in links, its eliminations.
+type Best = (Vec<(usize, u8)>, u8, Vec<Candidate>);
+
 /// The shortest XY-chain (of three cells or more) that removes something, if the budget allows.
 pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     let n = board.n();
@@ -28,7 +31,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     let mut parent = vec![NONE; cells * n];
     let mut frontier = Vec::new();
     let mut next = Vec::new();
-    let mut best: Option<(Vec<(usize, u8)>, u8, Vec<Candidate>)> = None;
+    let mut best: Option<Best> = None;
     for &s in &bivalue {
         for a in values(board.cands(s)) {
             parent.fill(NONE);
