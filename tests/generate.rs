@@ -298,8 +298,14 @@ async fn a_deadline_ends_the_stream_with_deadline_exceeded_and_stops_the_work() 
 
 #[tokio::test]
 async fn a_dropped_stream_stops_the_work() {
-    let server = TestServer::start_with(|config| config.max_concurrent_solves = 1).await;
+    let server = TestServer::start_with(|config| {
+        config.max_concurrent_solves = 1;
+        config.generate_budget = Duration::from_secs(600);
+    })
+    .await;
     let request = GenerateRequest {
+        box_rows: 4,
+        box_cols: 4,
         minimal: false,
         ..endless()
     };
