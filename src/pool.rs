@@ -17,12 +17,11 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
-use crate::grid::Grid;
 use crate::metrics::Metrics;
-use crate::proto::{self, SolveBatchRequest, SolveBatchResponse};
-use crate::service::{Job, SolveError, Solved, solve_guarded};
+use crate::proto::{SolveBatchRequest, SolveBatchResponse};
+use crate::service::{Job, SolveError};
 
 /// The most items of one stream a worker takes in one turn: enough to spread the scheduling cost
 /// over many microsecond-sized puzzles.
@@ -87,17 +86,22 @@ impl Stop {
     }
 }
 
-/// One unary call's puzzle, queued for a worker.
-#[derive(Debug)]
+/// A unary call's work, queued for a worker: any CPU-bound job (a solve, a grade, a generated
+/// puzzle), which takes the call's stop flag and returns whether it ran to its end (false: the flag
+/// cut it off). It hands its answer back itself.
 pub struct UnaryJob {
-    /// The puzzle, already read.
-    pub puzzle: Grid,
-    /// How to solve it.
-    pub job: Job,
     /// Shared with the waiting call: its stop flag, and who claimed the job first.
     pub ticket: Arc<Ticket>,
-    /// Where the answer goes.
-    pub reply: oneshot::Sender<Result<Solved, SolveError>>,
+    /// The work.
+    pub work: Box<dyn FnOnce(&AtomicBool) -> bool + Send>,
+}
+
+impl std::fmt::Debug for UnaryJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UnaryJob")
+            .field("ticket", &self.ticket)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A unary call's other CPU-bound work (Grade, Hint), queued with the solves so it takes a worker
@@ -373,33 +377,18 @@ impl Shared {
     }
 
     fn run_unary(&self, job: UnaryJob) {
-        let UnaryJob {
-            puzzle,
-            job,
-            ticket,
-            reply,
-        } = job;
+        let UnaryJob { ticket, work } = job;
         // The call gave up waiting, or went away: nobody wants the answer.
         if !ticket.claim() || ticket.stop.reason().is_some() {
             self.cut_off(&ticket.stop, 1);
             return;
         }
-        let solving = self.metrics.in_flight();
-        let result = solve_guarded(&puzzle, job, ticket.stop.flag(), &self.metrics);
-        match &result {
-            Ok(solved) if solved.outcome.verdict == crate::solver::Verdict::Cancelled => {
-                self.cut_off(&ticket.stop, 1);
-            }
-            Ok(solved) => self
-                .metrics
-                .puzzle(proto::Verdict::from(solved.outcome.verdict).as_str_name()),
-            Err(_) => self
-                .metrics
-                .puzzle(proto::Verdict::Unspecified.as_str_name()),
+        let working = self.metrics.in_flight();
+        if !work(ticket.stop.flag()) {
+            self.cut_off(&ticket.stop, 1);
         }
-        // Counted before the gauge falls, so a scrape never misses the puzzle in between.
-        drop(solving);
-        let _ = reply.send(result);
+        // The work counted its answer before the gauge falls, so a scrape never misses it.
+        drop(working);
     }
 
     fn run_call(&self, job: CallJob) {
@@ -568,13 +557,8 @@ mod tests {
     fn unary_jobs_beyond_the_queue_are_refused() {
         let pool = Pool::new(0, 1, Metrics::new()).unwrap();
         let job = || UnaryJob {
-            puzzle: Grid::parse(&".".repeat(81)).unwrap(),
-            job: Job {
-                mode: Mode::FirstSolution,
-                max_guesses: 1,
-            },
             ticket: Arc::default(),
-            reply: oneshot::channel().0,
+            work: Box::new(|_: &AtomicBool| true),
         };
         assert!(pool.submit_unary(job()).is_ok());
         assert!(matches!(

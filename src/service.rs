@@ -209,9 +209,7 @@ impl Sudoku {
         }
     }
 
-    /// Solves one unary call's puzzle on the pool: waits in the unary queue (first in line for the
-    /// next free worker) at most the queue timeout, then for the answer, until `deadline`.
-    /// Dropping the future stops the work.
+    /// Solves one unary call's puzzle on the pool.
     async fn solve_one(
         &self,
         text: &str,
@@ -220,6 +218,29 @@ impl Sudoku {
     ) -> Result<Solved, SolveError> {
         let puzzle = Grid::parse_puzzle(text)
             .inspect_err(|_| self.metrics.puzzle(proto::Verdict::Invalid.as_str_name()))?;
+        let metrics = self.metrics.clone();
+        self.run_unary(deadline, move |stop| {
+            let result = solve_guarded(&puzzle, job, stop, &metrics);
+            let verdict = match &result {
+                Ok(solved) if solved.outcome.verdict == Verdict::Cancelled => return None,
+                Ok(solved) => proto::Verdict::from(solved.outcome.verdict),
+                Err(_) => proto::Verdict::Unspecified,
+            };
+            metrics.puzzle(verdict.as_str_name());
+            Some(result)
+        })
+        .await?
+    }
+
+    /// Runs a unary call's CPU-bound `work` on the pool, the one way such work leaves the async
+    /// threads: it waits in the unary queue (first in line for the next free worker) at most the
+    /// queue timeout, then for the answer, until `deadline`. `work` gets the call's stop flag and
+    /// returns `None` when the flag cut it off. Dropping the future stops the work.
+    pub(crate) async fn run_unary<T: Send + 'static>(
+        &self,
+        deadline: Option<Instant>,
+        work: impl FnOnce(&AtomicBool) -> Option<T> + Send + 'static,
+    ) -> Result<T, SolveError> {
         // Gone before it began: do no work at all.
         if deadline.is_some_and(|deadline| deadline <= Instant::now()) {
             return Err(SolveError::DeadlineExceeded);
@@ -228,10 +249,13 @@ impl Sudoku {
         let _cancel_on_drop = CancelOnDrop(ticket.clone());
         let (reply, mut answer) = oneshot::channel();
         self.pool.submit_unary(UnaryJob {
-            puzzle,
-            job,
             ticket: ticket.clone(),
-            reply,
+            work: Box::new(move |stop| {
+                let answer = work(stop);
+                let done = answer.is_some();
+                let _ = reply.send(answer);
+                done
+            }),
         })?;
         let answer = async {
             let answer = match tokio::time::timeout(self.limits.queue_timeout, &mut answer).await {
@@ -242,7 +266,12 @@ impl Sudoku {
                 }
                 Err(_) => answer.await,
             };
-            answer.unwrap_or_else(|_| Err(SolveError::Internal("the solver pool stopped".into())))
+            match answer {
+                Ok(Some(answer)) => Ok(answer),
+                // Cut off: only a deadline or the call going away raise the flag.
+                Ok(None) => Err(SolveError::DeadlineExceeded),
+                Err(_) => Err(SolveError::Internal("the solver pool stopped".into())),
+            }
         };
         tokio::select! {
             answer = answer => answer,
