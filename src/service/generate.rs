@@ -9,18 +9,13 @@
 //! raises the generator's cancel flag at once.
 
 use std::pin::Pin;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use futures::Stream;
 use tonic::{Code, Request, Response, Status};
 
-use tokio::sync::oneshot;
-
-use super::{CancelOnDrop, SolveError, Sudoku, echo_request_id};
+use super::{Sudoku, echo_request_id};
 use crate::generate::Plan;
 use crate::grpc::REQUEST_ID;
-use crate::pool::{CallJob, Ticket};
 use crate::proto::{GenerateRequest, GenerateResponse};
 use sudoku_core::generator::{self, GenerateError, Generated, Limits, Rated, Symmetry};
 
@@ -44,12 +39,17 @@ fn status(err: GenerateError) -> Status {
 /// flag, so an abandoned call stops within microseconds.
 async fn make(service: &Sudoku, plan: &Plan, seed: u64) -> Result<Generated<Rated>, Status> {
     let (spec, target) = (plan.spec, plan.difficulty);
-    let work = on_pool(service, move |cancel| {
+    // The pool's one door for a call's CPU-bound work: queued with the unary calls, stopped when
+    // this future is dropped (the call went away, its deadline passed, the time budget ran out).
+    let work = service.run_unary(None, move |cancel| {
         let limits = Limits {
             max_attempts: crate::generate::MAX_ATTEMPTS,
             cancel: Some(cancel),
         };
-        generator::generate_graded(&spec, seed, target, &limits)
+        match generator::generate_graded(&spec, seed, target, &limits) {
+            Err(GenerateError::Cancelled) => None,
+            made => Some(made),
+        }
     });
     let budget = service.limits.generate_budget;
     match tokio::time::timeout(budget, work).await {
@@ -81,34 +81,6 @@ fn describe(plan: &Plan) -> String {
         text.push_str(&format!(" with {} symmetry", plan.spec.symmetry()));
     }
     text
-}
-
-/// Runs `work` on a worker of the solver pool, queued with the unary calls (at most the queue
-/// timeout), with a stop flag raised when this future is dropped: the call went away, its deadline
-/// passed, or the time budget ran out.
-async fn on_pool<T: Send + 'static>(
-    service: &Sudoku,
-    work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
-) -> Result<T, SolveError> {
-    let ticket = Arc::new(Ticket::default());
-    let _cancel_on_drop = CancelOnDrop(ticket.clone());
-    let (reply, mut answer) = oneshot::channel();
-    service.pool.submit_call(CallJob {
-        ticket: ticket.clone(),
-        work: Box::new(move |stop| {
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(stop)))
-                .map_err(|_| SolveError::Internal("the generator stopped unexpectedly".into()));
-            let _ = reply.send(result);
-        }),
-    })?;
-    let queue_timeout = service.limits.queue_timeout;
-    let answer = match tokio::time::timeout(queue_timeout, &mut answer).await {
-        Ok(answer) => answer,
-        // Still queued: give up the job, unless a worker took it just now.
-        Err(_) if ticket.claim() => return Err(SolveError::QueueTimeout(queue_timeout)),
-        Err(_) => answer.await,
-    };
-    answer.unwrap_or_else(|_| Err(SolveError::Internal("the solver pool stopped".into())))
 }
 
 /// Starts generating the puzzles `request` asks for.
