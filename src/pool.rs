@@ -104,30 +104,6 @@ impl std::fmt::Debug for UnaryJob {
     }
 }
 
-/// A unary call's other CPU-bound work (Grade, Hint), queued with the solves so it takes a worker
-/// like them and never an async thread. It gets the call's stop flag and sends its own answer.
-pub struct CallJob {
-    /// Shared with the waiting call: its stop flag, and who claimed the job first.
-    pub ticket: Arc<Ticket>,
-    /// The work; it answers the call itself.
-    pub work: Box<dyn FnOnce(&AtomicBool) + Send>,
-}
-
-impl std::fmt::Debug for CallJob {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CallJob")
-            .field("ticket", &self.ticket)
-            .finish_non_exhaustive()
-    }
-}
-
-/// A job in the unary queue.
-#[derive(Debug)]
-enum Queued {
-    Solve(UnaryJob),
-    Call(CallJob),
-}
-
 /// What a waiting unary call and the worker that takes its job share.
 #[derive(Debug, Default)]
 pub struct Ticket {
@@ -170,7 +146,7 @@ struct LaneQueue {
 
 /// Work a worker took.
 enum Task {
-    Unary(Queued),
+    Unary(UnaryJob),
     Chunk {
         lane: u64,
         items: Vec<BatchItem>,
@@ -181,7 +157,7 @@ enum Task {
 
 #[derive(Debug, Default)]
 struct State {
-    unary: VecDeque<Queued>,
+    unary: VecDeque<UnaryJob>,
     /// Lanes with items, in turn. A lane closed while waiting here is skipped when its turn comes.
     ring: VecDeque<u64>,
     lanes: HashMap<u64, LaneQueue>,
@@ -231,16 +207,6 @@ impl Pool {
 
     /// Queues a unary call's job, or refuses it when the queue is full.
     pub fn submit_unary(&self, job: UnaryJob) -> Result<(), SolveError> {
-        self.queue(Queued::Solve(job))
-    }
-
-    /// Queues a unary call's other work (Grade, Hint) with the solves, or refuses it when the queue
-    /// is full.
-    pub fn submit_call(&self, job: CallJob) -> Result<(), SolveError> {
-        self.queue(Queued::Call(job))
-    }
-
-    fn queue(&self, job: Queued) -> Result<(), SolveError> {
         let mut state = self.shared.lock();
         if state.unary.len() >= self.shared.max_queued_unary {
             return Err(SolveError::Overloaded(self.shared.max_queued_unary));
@@ -336,8 +302,7 @@ impl Shared {
     fn work(&self) {
         while let Some(task) = self.next_task() {
             match task {
-                Task::Unary(Queued::Solve(job)) => self.run_unary(job),
-                Task::Unary(Queued::Call(job)) => self.run_call(job),
+                Task::Unary(job) => self.run_unary(job),
                 Task::Chunk {
                     lane,
                     items,
@@ -389,16 +354,6 @@ impl Shared {
         }
         // The work counted its answer before the gauge falls, so a scrape never misses it.
         drop(working);
-    }
-
-    fn run_call(&self, job: CallJob) {
-        let CallJob { ticket, work } = job;
-        if !ticket.claim() || ticket.stop.reason().is_some() {
-            self.cut_off(&ticket.stop, 1);
-            return;
-        }
-        let _working = self.metrics.in_flight();
-        work(ticket.stop.flag());
     }
 
     /// Solves a chunk of a lane's items, one after another, until the chunk is done, the turn is

@@ -2,8 +2,7 @@
 //! them (the same INVALID_ARGUMENT messages), the puzzle is solved to check it is unique, and the
 //! engine runs off the async threads with the call's cancel flag and an effort budget.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use sudoku_core::candidates::Candidate;
@@ -13,14 +12,12 @@ use sudoku_core::strategy::{Step, Technique};
 use tonic::{Code, Request, Response, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use super::{CancelOnDrop, SolveError, Sudoku};
+use super::{SolveError, Sudoku};
 use crate::grid::{Grid, PuzzleError, Shape};
-use crate::pool::{CallJob, StopReason, Ticket};
 use crate::proto::{self, GradeRequest, GradeResponse, HintRequest, HintResponse};
 use crate::solver::{self, Mode, Verdict};
 use sudoku_core::symbols::Symbols;
 use sudoku_core::text::{Format, Notation};
-use tokio::sync::oneshot;
 
 /// The effort budget of one Grade or Hint call (see `sudoku_core::grader::Options::budget`): a
 /// fraction of a second of forcing-chain search; past it the path guesses and says the rating is a
@@ -146,50 +143,27 @@ fn finish<T>(
     result.map(Response::new).map_err(Status::from)
 }
 
-/// Runs CPU-bound `work` on the server's solver pool, queued with the Solve calls (never on an async
-/// thread), with the call's stop flag: raised when this future is dropped (the client went away) or
-/// at the call's deadline, which answers DEADLINE_EXCEEDED. Waiting for a worker is bounded by the
-/// queue timeout, as for Solve.
+/// Runs CPU-bound `work` on the server's solver pool through the one unary path Solve takes (never
+/// on an async thread): queue timeout, deadline and cancellation as for Solve, with the call's stop
+/// flag handed to the engine.
 async fn off_thread<T: Send + 'static>(
     service: &Sudoku,
     deadline: Option<Instant>,
     work: impl FnOnce(&AtomicBool) -> Result<T, Invalid> + Send + 'static,
 ) -> Result<T, Invalid> {
-    if deadline.is_some_and(|deadline| deadline <= Instant::now()) {
-        return Err(SolveError::DeadlineExceeded.into());
-    }
-    let ticket = Arc::new(Ticket::default());
-    let _cancel_on_drop = CancelOnDrop(ticket.clone());
-    let (reply, mut answer) = oneshot::channel();
-    let job = CallJob {
-        ticket: ticket.clone(),
-        work: Box::new(move |stop: &AtomicBool| {
+    service
+        .run_unary(deadline, move |stop: &AtomicBool| {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(stop)))
                 .unwrap_or_else(|_| {
                     Err(SolveError::Internal("the logic engine failed".into()).into())
                 });
-            let _ = reply.send(result);
-        }),
-    };
-    service.pool.submit_call(job)?;
-    let queue_timeout = service.limits.queue_timeout;
-    let answer = async {
-        let answer = match tokio::time::timeout(queue_timeout, &mut answer).await {
-            Ok(answer) => answer,
-            // Still queued: give up the job, unless a worker took it just now.
-            Err(_) if ticket.claim() => return Err(SolveError::QueueTimeout(queue_timeout).into()),
-            Err(_) => answer.await,
-        };
-        answer
-            .unwrap_or_else(|_| Err(SolveError::Internal("the solver pool stopped".into()).into()))
-    };
-    tokio::select! {
-        answer = answer => answer,
-        () = crate::grpc::sleep(deadline) => {
-            ticket.stop.raise(StopReason::DeadlineExceeded);
-            Err(SolveError::DeadlineExceeded.into())
-        }
-    }
+            // An error after the flag was raised is the flag's doing: the pool counts it as cut off.
+            match result {
+                Err(_) if stop.load(Ordering::Acquire) => None,
+                result => Some(result),
+            }
+        })
+        .await?
 }
 
 /// The puzzle's verdict and, when unique, its solution.
