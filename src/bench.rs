@@ -9,8 +9,9 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::grid::{Grid, ParseError};
+use crate::grid::{Grid, ParseError, Shape};
 use crate::solver::{self, Mode, Options, Outcome, Verdict};
+use sudoku_core::text::Format;
 
 /// How a benchmark runs.
 #[derive(Clone, Debug)]
@@ -45,7 +46,7 @@ pub enum BenchError {
     /// A puzzle file could not be read, or holds no puzzles.
     #[error(transparent)]
     File(#[from] crate::puzzles::PuzzleFileError),
-    /// A line of a puzzle file is not a 9x9 puzzle.
+    /// A line of a puzzle file is not a puzzle of any size.
     #[error("{}:{line}: {source}", .path.display())]
     BadLine {
         /// The file.
@@ -55,7 +56,8 @@ pub enum BenchError {
         /// Why it could not be read.
         source: ParseError,
     },
-    /// A solver gave a wrong or unexpected answer: the benchmark sets have unique solutions.
+    /// A solver gave a wrong answer: a solution that breaks a rule or changes a given, or a verdict
+    /// that contradicts the other mode's.
     #[error("{}:{line}: {solver} ({mode}) answered wrongly: {reason}", .path.display())]
     WrongAnswer {
         /// The file.
@@ -80,12 +82,27 @@ struct Puzzle {
     grid: Grid,
 }
 
-/// Reads one file's puzzles (see [`crate::puzzles`]); each must be a 9x9 grid.
+/// Reads one line's puzzle of any size, its shape inferred from its count of cells. A line may start
+/// with the grid's side and a space, as Gecode's examples do. Clashing givens are read, not refused:
+/// such a puzzle simply has no solution.
+fn read_line(line: &str) -> Result<Grid, ParseError> {
+    match Grid::read(line, &Format::default()) {
+        Ok(read) => Ok(read.grid),
+        Err(e) => match line.split_once(' ') {
+            Some((side, rest)) if side.parse::<usize>().is_ok() => {
+                Grid::read(rest, &Format::default()).map(|read| read.grid)
+            }
+            _ => Err(e),
+        },
+    }
+}
+
+/// Reads one file's puzzles (see [`crate::puzzles`]), each of any size.
 fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, BenchError> {
     crate::puzzles::read(path, None)?
         .into_iter()
         .map(|line| {
-            let grid = Grid::parse(&line.text).map_err(|source| BenchError::BadLine {
+            let grid = read_line(&line.text).map_err(|source| BenchError::BadLine {
                 path: path.to_owned(),
                 line: line.number,
                 source,
@@ -185,24 +202,36 @@ fn solve_all(
     (results, start.elapsed())
 }
 
-/// Checks our answer to one puzzle of a unique-solution set.
+/// Checks our answer to one puzzle on its own terms, whatever the set promises: a verdict the mode
+/// can give, with a solution exactly when it says there is one, and that solution a valid completion
+/// keeping every given.
 fn check(path: &Path, puzzle: &Puzzle, mode: Mode, outcome: &Outcome) -> Result<(), BenchError> {
-    let expected = match mode {
-        Mode::ProveUnique => Verdict::Unique,
-        Mode::FirstSolution => Verdict::Solved,
+    let possible = match mode {
+        Mode::ProveUnique => matches!(
+            outcome.verdict,
+            Verdict::Unique | Verdict::Multiple | Verdict::Unsolvable | Verdict::LimitReached
+        ),
+        Mode::FirstSolution => matches!(
+            outcome.verdict,
+            Verdict::Solved | Verdict::Unsolvable | Verdict::LimitReached
+        ),
     };
-    let reason = if outcome.verdict != expected {
-        Some(format!(
-            "verdict {:?}, expected {expected:?}",
-            outcome.verdict
-        ))
+    let claims_solution = matches!(
+        outcome.verdict,
+        Verdict::Unique | Verdict::Multiple | Verdict::Solved
+    );
+    let reason = if !possible {
+        Some(format!("verdict {:?} in this mode", outcome.verdict))
     } else {
         match &outcome.solution {
-            None => Some("no solution returned".to_owned()),
+            None if claims_solution => Some("no solution returned".to_owned()),
+            Some(_) if outcome.verdict == Verdict::Unsolvable => {
+                Some("a solution returned with the verdict unsolvable".to_owned())
+            }
             Some(solution) if !solution.solves(&puzzle.grid) => {
                 Some(format!("{solution} does not solve {}", puzzle.grid))
             }
-            Some(_) => None,
+            _ => None,
         }
     };
     match reason {
@@ -217,8 +246,39 @@ fn check(path: &Path, puzzle: &Puzzle, mode: Mode, outcome: &Outcome) -> Result<
     }
 }
 
-/// Runs the benchmark over `files`, writing a table per file to `out`. Every answer is checked; the
-/// first wrong one ends the run with [`BenchError::WrongAnswer`].
+/// Whether a verdict found the puzzle solvable (`Some(true)`), found it unsolvable (`Some(false)`), or
+/// did not tell.
+fn solvable(verdict: Verdict) -> Option<bool> {
+    match verdict {
+        Verdict::Unique | Verdict::Multiple | Verdict::Solved => Some(true),
+        Verdict::Unsolvable => Some(false),
+        Verdict::LimitReached | Verdict::Cancelled => None,
+    }
+}
+
+/// Answers counted by verdict, in a fixed order, for the table.
+fn verdict_counts(results: &[(Duration, Outcome)]) -> String {
+    let all = [
+        Verdict::Unique,
+        Verdict::Multiple,
+        Verdict::Solved,
+        Verdict::Unsolvable,
+        Verdict::LimitReached,
+        Verdict::Cancelled,
+    ];
+    let counts: Vec<String> = all
+        .iter()
+        .filter_map(|&verdict| {
+            let n = results.iter().filter(|(_, o)| o.verdict == verdict).count();
+            (n > 0).then(|| format!("{n} {verdict:?}"))
+        })
+        .collect();
+    counts.join(", ")
+}
+
+/// Runs the benchmark over `files` (puzzles of any size, with one, several or no solutions), writing
+/// a table per file to `out` with the answers counted by verdict. Every answer is checked on its own
+/// terms; the first wrong one ends the run with [`BenchError::WrongAnswer`].
 pub fn run(
     files: &[PathBuf],
     options: &BenchOptions,
@@ -248,11 +308,31 @@ pub fn run(
             "guesses/puzzle"
         )?;
         let mut per_mode: Vec<(Mode, Vec<Duration>)> = Vec::new();
+        let mut verdicts_per_mode = Vec::new();
+        // Per puzzle, whether some mode found it solvable, to hold the other modes to it.
+        let mut known: Vec<Option<bool>> = vec![None; puzzles.len()];
         for &mode in &options.modes {
             let (results, wall) = solve_all(&puzzles, mode, threads);
-            for (puzzle, (_, outcome)) in puzzles.iter().zip(&results) {
+            for ((puzzle, (_, outcome)), known) in puzzles.iter().zip(&results).zip(&mut known) {
                 check(path, puzzle, mode, outcome)?;
+                match (*known, solvable(outcome.verdict)) {
+                    (Some(before), Some(now)) if before != now => {
+                        return Err(BenchError::WrongAnswer {
+                            path: path.to_owned(),
+                            line: puzzle.line,
+                            solver: "fast solver",
+                            mode: mode_name(mode),
+                            reason: format!(
+                                "verdict {:?} contradicts another mode's",
+                                outcome.verdict
+                            ),
+                        });
+                    }
+                    (None, now) => *known = now,
+                    _ => {}
+                }
             }
+            verdicts_per_mode.push((mode, verdict_counts(&results)));
             let times_in_order: Vec<Duration> = results.iter().map(|(t, _)| *t).collect();
             let mut times = times_in_order.clone();
             times.sort_unstable();
@@ -276,8 +356,11 @@ pub fn run(
             )?;
             per_mode.push((mode, times_in_order));
         }
+        for (mode, counts) in verdicts_per_mode {
+            writeln!(out, "  verdicts, {}: {counts}", mode_name(mode))?;
+        }
         if options.baseline_sample > 0 {
-            run_baseline(path, &puzzles, &per_mode, options, out)?;
+            run_baseline(path, &puzzles, &known, &per_mode, options, out)?;
         }
         writeln!(out)?;
     }
@@ -285,15 +368,27 @@ pub fn run(
 }
 
 /// Runs the baseline on an evenly spread sample and prints our speed-up over it on the same puzzles.
+/// The textbook baseline is 9x9 only and looks for a solution, so the sample takes the 9x9 puzzles
+/// our solver found solvable; with none, there is no baseline.
 fn run_baseline(
     path: &Path,
     puzzles: &[Puzzle],
+    known: &[Option<bool>],
     per_mode: &[(Mode, Vec<Duration>)],
     options: &BenchOptions,
     out: &mut dyn Write,
 ) -> Result<(), BenchError> {
-    let size = options.baseline_sample.min(puzzles.len());
-    let sample: Vec<usize> = (0..size).map(|i| i * puzzles.len() / size).collect();
+    let eligible: Vec<usize> = (0..puzzles.len())
+        .filter(|&i| puzzles[i].grid.shape() == Shape::NINE && known[i] == Some(true))
+        .collect();
+    let size = options.baseline_sample.min(eligible.len());
+    if size == 0 {
+        writeln!(out, "  baseline: no solvable 9x9 puzzle to run it on")?;
+        return Ok(());
+    }
+    let sample: Vec<usize> = (0..size)
+        .map(|i| eligible[i * eligible.len() / size])
+        .collect();
     let mut total = Duration::ZERO;
     let mut capped = 0;
     for &index in &sample {

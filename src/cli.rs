@@ -8,11 +8,10 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-use crate::client::{self, Tally};
+use crate::client::{FormatArgs, Tally};
 use crate::config::{ServeArgs, ServerConfig};
 use crate::grid::Grid;
-use crate::proto;
-use crate::solver::{self, Mode};
+use crate::solver::{self, Mode, Verdict};
 use sudoku_core::text::Format;
 
 /// A gRPC service that solves Sudoku puzzles, and the tools around it.
@@ -39,7 +38,8 @@ enum Command {
 
     /// Solve puzzles locally, without a server: one puzzle per line in, one answer per line out.
     ///
-    /// Each answer is the 81-digit solution for a unique (or, with --skip-uniqueness-check, solved)
+    /// Any size from 4x4 to 25x25, its shape inferred from each line's count of cells unless --box
+    /// gives it. Each answer is the solution, in the puzzle's alphabet, for a unique (or, with --skip-uniqueness-check, solved)
     /// puzzle; otherwise the verdict first: `multiple <one solution>`, `unsolvable`,
     /// `limit_reached`, or `invalid <what is wrong and where>`. Blank lines and lines starting with
     /// `#` are skipped. A summary by verdict goes to stderr; the exit code is 1 if any line was invalid.
@@ -105,6 +105,9 @@ struct SolveArgs {
     /// The most guesses per puzzle before giving up with `limit_reached`.
     #[arg(long, default_value_t = 100_000_000)]
     max_guesses: u64,
+    /// Every puzzle's shape and alphabet.
+    #[command(flatten)]
+    format: FormatArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -255,20 +258,36 @@ async fn health(args: HealthArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The answer line for one puzzle line, and its kind for the summary: the same format as
-/// `client batch` prints.
-fn answer_line(line: &str, mode: Mode, max_guesses: u64) -> (String, &'static str) {
-    let puzzle = match Grid::parse_puzzle(line) {
-        Ok(puzzle) => puzzle,
-        Err(e) => return client::answer_line(proto::Verdict::Invalid, "", &e.to_string()),
+/// `client batch` prints, from the core's own verdict.
+fn answer_line(
+    line: &str,
+    format: &Format,
+    mode: Mode,
+    max_guesses: u64,
+) -> (String, &'static str) {
+    let read = match Grid::read_puzzle(line, format) {
+        Ok(read) => read,
+        Err(e) => return (format!("invalid {e}"), "invalid"),
     };
     let options = solver::Options {
         mode,
         max_guesses: Some(max_guesses),
         cancel: None,
     };
-    let outcome = solver::solve(&puzzle, &options);
-    let solution = outcome.solution.map(|g| g.to_line()).unwrap_or_default();
-    client::answer_line(outcome.verdict.into(), &solution, "")
+    let outcome = solver::solve(&read.grid, &options);
+    let solution = outcome
+        .solution
+        .map(|g| read.symbols.write(&g))
+        .unwrap_or_default();
+    match outcome.verdict {
+        Verdict::Unique => (solution, "unique"),
+        Verdict::Solved => (solution, "solved"),
+        Verdict::Multiple => (format!("multiple {solution}"), "multiple"),
+        Verdict::Unsolvable => ("unsolvable".into(), "unsolvable"),
+        Verdict::LimitReached => ("limit_reached".into(), "limit_reached"),
+        // No flag is raised here; said plainly all the same.
+        Verdict::Cancelled => ("cancelled".into(), "cancelled"),
+    }
 }
 
 /// The lines of a file, or of stdin for `-` or none.
@@ -348,6 +367,8 @@ fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         Mode::ProveUnique
     };
+    let (box_rows, box_cols) = args.format.box_rows_cols();
+    let format = Format::new(box_rows, box_cols, &args.format.symbols)?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut tally = Tally::default();
     for line in input.lines() {
@@ -355,7 +376,7 @@ fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let Some(text) = crate::puzzles::puzzle_text(&line) else {
             continue;
         };
-        let (answer, kind) = answer_line(text, mode, args.max_guesses);
+        let (answer, kind) = answer_line(text, &format, mode, args.max_guesses);
         tally.add(kind);
         writeln!(out, "{answer}")?;
     }

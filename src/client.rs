@@ -108,7 +108,8 @@ pub struct HintArgs {
 /// Arguments of `client solve`.
 #[derive(Debug, clap::Args)]
 pub struct SolveArgs {
-    /// The puzzle: 81 cells in row-major order, `1`-`9` for givens, `.` or `0` for blanks.
+    /// The puzzle: its cells in row-major order (81 for a 9x9; any size from 4x4 to 25x25), `1`-`9`
+    /// then `A`... for givens, `.` or `0` for blanks; or numbers from 1 to N, separated.
     pub puzzle: String,
     /// Stop at the first solution instead of proving it is the only one.
     #[arg(long)]
@@ -116,6 +117,41 @@ pub struct SolveArgs {
     /// The most guesses before giving up with `limit_reached` (0: the server's default).
     #[arg(long, default_value_t = 0)]
     pub max_guesses: u64,
+    /// The grid's shape and alphabet; by default inferred from the count of cells.
+    #[command(flatten)]
+    pub format: FormatArgs,
+}
+
+/// `--box RxC` and `--symbols`, shared by every command that reads puzzles.
+#[derive(Debug, Default, Clone, clap::Args)]
+pub struct FormatArgs {
+    /// Boxes of R rows by C columns of cells, e.g. `2x3` for a 6x6 grid of wide boxes; by default the
+    /// shape follows from the count of cells (36 cells: 2x3, 144: 3x4, ...).
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
+    pub box_shape: Option<(u32, u32)>,
+    /// The N symbols in order, e.g. `0123456789ABCDEF`; by default `1`-`9` then `A`, `B`, ...
+    #[arg(long, default_value = "")]
+    pub symbols: String,
+}
+
+impl FormatArgs {
+    /// The box rows and columns as the wire carries them: both 0 to infer the shape.
+    pub fn box_rows_cols(&self) -> (u32, u32) {
+        self.box_shape.unwrap_or((0, 0))
+    }
+}
+
+/// Reads `RxC` (or `R*C`), e.g. `3x4`.
+pub fn parse_box(text: &str) -> Result<(u32, u32), String> {
+    let (rows, cols) = text
+        .split_once(['x', 'X', '*'])
+        .ok_or_else(|| format!("expected RxC, such as 2x3, found {text:?}"))?;
+    let number = |n: &str| {
+        n.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("expected RxC with whole numbers, such as 2x3, found {text:?}"))
+    };
+    Ok((number(rows)?, number(cols)?))
 }
 
 /// Arguments of `client batch`.
@@ -129,6 +165,9 @@ pub struct BatchArgs {
     /// The most guesses per puzzle before giving up with `limit_reached` (0: the server's default).
     #[arg(long, default_value_t = 0)]
     pub max_guesses: u64,
+    /// Every puzzle's shape and alphabet; by default inferred from each one's count of cells.
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// Runs the `client` subcommand.
@@ -302,7 +341,9 @@ async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
         puzzle: solve.puzzle.clone(),
         skip_uniqueness_check: solve.skip_uniqueness_check,
         max_guesses: solve.max_guesses,
-        ..Default::default()
+        box_rows: solve.format.box_rows_cols().0,
+        box_cols: solve.format.box_rows_cols().1,
+        symbols: solve.format.symbols.clone(),
     });
     decorate(&mut request, args)?;
     match client.solve(request).await {
@@ -512,6 +553,9 @@ async fn solve_batch(args: &Args, batch: &BatchArgs) -> anyhow::Result<ExitCode>
     let template = SolveBatchRequest {
         skip_uniqueness_check: batch.skip_uniqueness_check,
         max_guesses: batch.max_guesses,
+        box_rows: batch.format.box_rows_cols().0,
+        box_cols: batch.format.box_rows_cols().1,
+        symbols: batch.format.symbols.clone(),
         ..Default::default()
     };
     let reader = tokio_util::task::AbortOnDropHandle::new(tokio::spawn(read_puzzles(

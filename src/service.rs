@@ -21,7 +21,7 @@ use tonic::{Code, Request, Response, Status, Streaming};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::config::ServerConfig;
-use crate::grid::{Grid, PuzzleError};
+use crate::grid::{Grid, ParseError, PuzzleError, Shape};
 use crate::grpc::REQUEST_ID;
 use crate::metrics::Metrics;
 use crate::pool::{BatchItem, Pool, StopReason, Ticket, UnaryJob};
@@ -32,6 +32,8 @@ use crate::proto::{
     SolveStats,
 };
 use crate::solver::{self, Mode, Outcome, Verdict};
+use sudoku_core::symbols::Symbols;
+use sudoku_core::text::{Format, Read};
 
 /// How many values `sudoku.v1.Verdict` has.
 const VERDICTS: usize = 7;
@@ -99,11 +101,37 @@ pub(crate) struct Job {
     pub(crate) max_guesses: u64,
 }
 
-/// A solved puzzle and what it cost.
+/// A solved puzzle and what it cost, with the shape and alphabet its answer is given in.
 #[derive(Debug)]
 pub(crate) struct Solved {
     pub(crate) outcome: Outcome,
     elapsed: Duration,
+    shape: Shape,
+    symbols: Symbols,
+}
+
+/// Reads a request's puzzle in the shape and alphabet it states (`box_rows` and `box_cols` both 0,
+/// and empty `symbols`, for the ones inferred from the text): the one place the service turns the
+/// wire's fields into the core's format.
+fn read_puzzle(
+    puzzle: &str,
+    box_rows: u32,
+    box_cols: u32,
+    symbols: &str,
+) -> Result<Read, PuzzleError> {
+    let format = Format::new(box_rows, box_cols, symbols)?;
+    Grid::read_puzzle(puzzle, &format)
+}
+
+/// The request field a bad puzzle's error is about, for `google.rpc.BadRequest`.
+fn faulty_field(err: &PuzzleError) -> &'static str {
+    match err {
+        PuzzleError::Parse(ParseError::UnsupportedShape { .. }) => "box_rows",
+        PuzzleError::Parse(ParseError::Symbols(_) | ParseError::SymbolsDoNotFit { .. }) => {
+            "symbols"
+        }
+        _ => "puzzle",
+    }
 }
 
 /// Why a puzzle got no verdict. Only the service turns these into statuses.
@@ -137,15 +165,16 @@ impl SolveError {
 }
 
 /// The one mapping from domain errors to statuses. A bad puzzle also carries `google.rpc.BadRequest`
-/// details naming the `puzzle` field, for clients that read rich errors.
+/// details naming the field at fault (`puzzle`, `box_rows` or `symbols`), for clients that read rich
+/// errors.
 impl From<SolveError> for Status {
     fn from(err: SolveError) -> Status {
         let (code, message) = (err.code(), err.to_string());
         match err {
-            SolveError::Puzzle(_) => Status::with_error_details(
+            SolveError::Puzzle(e) => Status::with_error_details(
                 code,
                 message.clone(),
-                ErrorDetails::with_bad_request_violation("puzzle", message),
+                ErrorDetails::with_bad_request_violation(faulty_field(&e), message),
             ),
             _ => Status::new(code, message),
         }
@@ -209,18 +238,23 @@ impl Sudoku {
         }
     }
 
-    /// Solves one unary call's puzzle on the pool.
+    /// Solves one unary call's puzzle, in the shape and alphabet the request states, on the pool.
     async fn solve_one(
         &self,
-        text: &str,
+        request: &SolveRequest,
         job: Job,
         deadline: Option<Instant>,
     ) -> Result<Solved, SolveError> {
-        let puzzle = Grid::parse_puzzle(text)
-            .inspect_err(|_| self.metrics.puzzle(proto::Verdict::Invalid.as_str_name()))?;
+        let read = read_puzzle(
+            &request.puzzle,
+            request.box_rows,
+            request.box_cols,
+            &request.symbols,
+        )
+        .inspect_err(|_| self.metrics.puzzle(proto::Verdict::Invalid.as_str_name()))?;
         let metrics = self.metrics.clone();
         self.run_unary(deadline, move |stop| {
-            let result = solve_guarded(&puzzle, job, stop, &metrics);
+            let result = solve_guarded(&read, job, stop, &metrics);
             let verdict = match &result {
                 Ok(solved) if solved.outcome.verdict == Verdict::Cancelled => return None,
                 Ok(solved) => proto::Verdict::from(solved.outcome.verdict),
@@ -292,14 +326,20 @@ pub(crate) fn answer_item(
 ) -> Option<SolveBatchResponse> {
     let BatchItem {
         index,
-        request: SolveBatchRequest {
-            id, puzzle: text, ..
-        },
+        request:
+            SolveBatchRequest {
+                id,
+                puzzle: text,
+                box_rows,
+                box_cols,
+                symbols,
+                ..
+            },
         job,
     } = item;
-    let result = Grid::parse_puzzle(&text)
+    let result = read_puzzle(&text, box_rows, box_cols, &symbols)
         .map_err(SolveError::Puzzle)
-        .and_then(|puzzle| solve_guarded(&puzzle, job, stop, metrics));
+        .and_then(|read| solve_guarded(&read, job, stop, metrics));
     if matches!(&result, Ok(solved) if solved.outcome.verdict == Verdict::Cancelled) {
         return None;
     }
@@ -326,6 +366,8 @@ fn respond(
             response.verdict = answer.verdict;
             response.solution = answer.solution;
             response.stats = answer.stats;
+            response.box_rows = answer.box_rows;
+            response.box_cols = answer.box_cols;
         }
         Err(e) => {
             // Only the puzzle's own faults make it INVALID; a failure of ours is no verdict.
@@ -343,7 +385,7 @@ fn respond(
 /// Runs the solver, timed, on the calling (worker) thread. A panic in the solver, which would be our
 /// bug, becomes an error for this one puzzle instead of taking others down with it.
 pub(crate) fn solve_guarded(
-    puzzle: &Grid,
+    read: &Read,
     job: Job,
     cancel: &AtomicBool,
     metrics: &Metrics,
@@ -353,6 +395,7 @@ pub(crate) fn solve_guarded(
         max_guesses: Some(job.max_guesses),
         cancel: Some(cancel),
     };
+    let puzzle = &read.grid;
     let start = Instant::now();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         solver::solve(puzzle, &options)
@@ -360,7 +403,12 @@ pub(crate) fn solve_guarded(
     .map_err(|_| SolveError::Internal(format!("the solver failed on {puzzle}")))?;
     let elapsed = start.elapsed();
     metrics.solve_time(elapsed);
-    Ok(Solved { outcome, elapsed })
+    Ok(Solved {
+        outcome,
+        elapsed,
+        shape: puzzle.shape(),
+        symbols: read.symbols,
+    })
 }
 
 impl From<Verdict> for proto::Verdict {
@@ -384,20 +432,28 @@ impl From<Solved> for SolveResponse {
 }
 
 impl Solved {
-    /// The answer, its solution (if any) written into `spare`'s buffer.
+    /// The answer, its solution (if any) written in the request's alphabet, one symbol a cell, into
+    /// `spare`'s buffer, with the shape as read.
     fn into_response(self, spare: String) -> SolveResponse {
-        let Solved { outcome, elapsed } = self;
+        let Solved {
+            outcome,
+            elapsed,
+            shape,
+            symbols,
+        } = self;
         SolveResponse {
             verdict: proto::Verdict::from(outcome.verdict).into(),
             solution: outcome
                 .solution
-                .map(|grid| grid.write_line(spare))
+                .map(|grid| symbols.write_into(&grid, spare))
                 .unwrap_or_default(),
             stats: Some(SolveStats {
                 guesses: outcome.stats.guesses,
                 solve_time_ns: u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX),
             }),
-            ..Default::default()
+            // At most 12 each.
+            box_rows: shape.box_rows() as u32,
+            box_cols: shape.box_cols() as u32,
         }
     }
 }
@@ -423,7 +479,7 @@ impl SudokuService for Sudoku {
         let request = request.into_inner();
         let job = self.job(request.skip_uniqueness_check, request.max_guesses);
         let answer = self
-            .solve_one(&request.puzzle, job, deadline)
+            .solve_one(&request, job, deadline)
             .await
             .map(SolveResponse::from);
         end.code = match &answer {

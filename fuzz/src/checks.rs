@@ -69,6 +69,7 @@ pub fn check_parser(data: &[u8]) {
 }
 
 fn check_text(text: &str) {
+    check_any_size(text);
     let parsed = Grid::parse(text);
     let puzzle = Grid::parse_puzzle(text);
     let from_str: Result<Grid, ParseError> = text.parse();
@@ -163,19 +164,37 @@ pub struct FuzzGrid {
     pub try_cancel: bool,
 }
 
+/// Every supported shape, both orientations of the non-square boxes.
+fn all_shapes() -> Vec<Shape> {
+    (2..=12)
+        .flat_map(|rows| (2..=12).filter_map(move |cols| Shape::new(rows, cols)))
+        .collect()
+}
+
 /// Reads a grid from fuzz bytes. Byte 0 chooses: bits 0-2 the shape (0-3: 9x9; 4-5: 4x4; 6: 16x16;
-/// 7: 25x25); bit 3 the encoding; bit 4 whether to also run a cancelled search. Dense encoding: one
+/// 7: the next byte picks any supported shape, 4x4 to 25x25 in both orientations); bit 3 the encoding; bit 4 whether to also run a cancelled search. Dense encoding: one
 /// byte per cell in row-major order, value `byte % (side + 1)`, missing bytes blank. Sparse encoding:
 /// triples (index high, index low, value), each setting one cell of an otherwise blank grid.
 pub fn fuzz_grid(data: &[u8]) -> FuzzGrid {
-    let (&selector, rest) = data.split_first().unwrap_or((&0, &[]));
-    let (box_size, max_guesses) = match selector & 0b111 {
-        0..=3 => (3, 10_000),
-        4 | 5 => (2, 10_000),
-        6 => (4, 500),
-        _ => (5, 50),
+    let (&selector, mut rest) = data.split_first().unwrap_or((&0, &[]));
+    let shape = match selector & 0b111 {
+        0..=3 => Shape::NINE,
+        4 | 5 => Shape::with_box_size(2).expect("4x4 is a shape"),
+        6 => Shape::with_box_size(4).expect("16x16 is a shape"),
+        _ => {
+            let (&pick, after) = rest.split_first().unwrap_or((&0, &[]));
+            rest = after;
+            let shapes = all_shapes();
+            shapes[usize::from(pick) % shapes.len()]
+        }
     };
-    let shape = Shape::with_box_size(box_size).expect("box sizes 2 to 5 are shapes");
+    let max_guesses = if shape.side() <= 9 {
+        10_000
+    } else if shape.side() <= 16 {
+        500
+    } else {
+        50
+    };
     let (side, count) = (shape.side(), shape.cells());
     let value = |byte: u8| (usize::from(byte) % (side + 1)) as u8;
     let mut cells = vec![0u8; count];
@@ -193,6 +212,19 @@ pub fn fuzz_grid(data: &[u8]) -> FuzzGrid {
         grid: Grid::from_cells(shape, cells).expect("every value is at most the side"),
         max_guesses,
         try_cancel: selector & 0b1_0000 != 0,
+    }
+}
+
+/// Any size and notation: [`Grid::read`] never panics, and what it reads writes back (in its own
+/// alphabet and notation) to text that reads as the same grid.
+fn check_any_size(text: &str) {
+    let format = sudoku_core::text::Format::default();
+    if let Ok(read) = Grid::read(text, &format) {
+        let written = read.write(&read.grid);
+        let again = Grid::read(&written, &format).unwrap_or_else(|e| {
+            panic!("{written:?} (written from {text:?}) does not read back: {e}")
+        });
+        assert_eq!(again.grid, read.grid, "{text:?} -> {written:?}");
     }
 }
 

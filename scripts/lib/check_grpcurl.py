@@ -3,6 +3,7 @@
     python3 check_grpcurl.py solve PUZZLE < grpcurl-output.json
     python3 check_grpcurl.py batch REQUESTS.jsonl < grpcurl-output.json
     python3 check_grpcurl.py grade PUZZLE < grpcurl-output.json   # a graded path replays to a solution
+    python3 check_grpcurl.py sized REQUEST.json < grpcurl-output.json  # any size, alphabet, notation
     python3 check_grpcurl.py metrics URL     # after the calls above: their counts on /metrics
 
 grpcurl prints each message as pretty JSON, one after another, omitting fields at their default value
@@ -44,13 +45,66 @@ def check_solution(puzzle, solution):
         assert given in (0, grid[i]), f"given {given} at cell {i} changed in {solution}"
 
 
+STANDARD = "123456789ABCDEFGHIJKLMNOP"
+
+
+def read_any(request):
+    """The cells (0 for blank), box rows and columns of a request's puzzle, read as the issue says."""
+    text = request["puzzle"]
+    tokens = [t for t in re.split(r"[\s|+,\"\[\]-]+", text) if t]
+    numbers = all(t == "." or (t.isdigit() and len(t) <= 2) for t in tokens) and any(
+        t.isdigit() and len(t) == 2 for t in tokens
+    )
+    rows, cols = request.get("box_rows", 0), request.get("box_cols", 0)
+    count = len(tokens) if numbers else sum(len(t) for t in tokens)
+    side = int(round(count ** 0.5))
+    assert side * side == count, f"{count} cells"
+    if not rows:
+        rows = max(r for r in range(2, side + 1) if r * r <= side and side % r == 0)
+        cols = side // rows
+    symbols = (request.get("symbols") or STANDARD[:side]).upper()
+    if numbers:
+        grid = [0 if t == "." else int(t) for t in tokens]
+    else:
+        chars = "".join(tokens).upper()
+        grid = [0 if ch == "." or (ch == "0" and "0" not in symbols) else symbols.index(ch) + 1 for ch in chars]
+    return grid, rows, cols, symbols
+
+
+def check_sized(request, resp):
+    """Unique, the shape as read, and a solution in the request's alphabet that keeps every given."""
+    grid, rows, cols, symbols = read_any(request)
+    side = rows * cols
+    assert resp.get("verdict") == "VERDICT_UNIQUE", resp
+    assert (resp.get("boxRows"), resp.get("boxCols")) == (rows, cols), f"shape {resp} != {rows}x{cols}"
+    solution = resp["solution"]
+    assert len(solution) == side * side, f"{len(solution)} symbols for a {side}x{side}"
+    values = [symbols.index(ch.upper()) + 1 for ch in solution]
+    units = [[r * side + c for c in range(side)] for r in range(side)]
+    units += [[r * side + c for r in range(side)] for c in range(side)]
+    units += [
+        [(br * rows + r) * side + bc * cols + c for r in range(rows) for c in range(cols)]
+        for br in range(side // rows)
+        for bc in range(side // cols)
+    ]
+    for unit in units:
+        assert sorted(values[i] for i in unit) == list(range(1, side + 1)), f"unit {unit} broken"
+    for i, given in enumerate(grid):
+        assert given in (0, values[i]), f"given {given} at cell {i} changed"
+    return f"{side}x{side} ({rows}x{cols} boxes)"
+
+
 def main():
     mode, arg = sys.argv[1], sys.argv[2]
     if mode == "metrics":
         check_metrics(arg)
         return
     out = messages(sys.stdin.read())
-    if mode == "solve":
+    if mode == "sized":
+        (resp,) = out
+        shape = check_sized(json.load(open(arg)), resp)
+        print(f"Solve {shape}: VERDICT_UNIQUE, shape echoed, valid solution {resp['solution']}")
+    elif mode == "solve":
         (resp,) = out
         assert resp.get("verdict") == "VERDICT_UNIQUE", resp
         check_solution(arg, resp["solution"])

@@ -292,10 +292,10 @@ impl Grid {
                     expected: shape.cells(),
                 });
             }
-            None => Shape::for_cells(found).ok_or(ParseError::UnknownSize {
-                found,
-                nearest: Shape::nearest_count(found),
-            })?,
+            None => match Shape::for_cells(found) {
+                Some(shape) => shape,
+                None => return Err(unknown_size(text, found, numbers, format)),
+            },
         };
         let symbols = match format.symbols {
             None => Symbols::of(shape),
@@ -405,6 +405,20 @@ fn read_symbols(text: &str, shape: Shape, symbols: &Symbols) -> Result<Vec<u8>, 
         });
     }
     Ok(cells)
+}
+
+/// The error for a text whose count of cells no grid has. A character that the nearest grid's
+/// alphabet (or the one given) does not hold is named first, with the cell it would fill there: the
+/// likelier fault, and the more precise message.
+fn unknown_size(text: &str, found: usize, numbers: bool, format: &Format) -> ParseError {
+    let nearest = Shape::nearest_count(found);
+    if !numbers && let Some(shape) = Shape::for_cells(nearest) {
+        let symbols = format.symbols.unwrap_or_else(|| Symbols::of(shape));
+        if let Err(e @ ParseError::InvalidCharacter { .. }) = read_symbols(text, shape, &symbols) {
+            return e;
+        }
+    }
+    ParseError::UnknownSize { found, nearest }
 }
 
 /// The cells of `text` written as numbers, which [`Survey`] found to be `shape.cells()` runs of one or

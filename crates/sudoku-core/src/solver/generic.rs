@@ -1,150 +1,482 @@
-//! The general search, for any grid shape: one bitset of candidates per cell, naked singles by
-//! propagation, and branching on the cell with the fewest candidates.
+//! The general search, for every shape from 4x4 to 25x25: one bitset of candidates per cell, naked and
+//! hidden singles and locked candidates to a fixpoint, then a guess on the cell with the fewest
+//! candidates. The state is one flat array of masks, so a guess is a cheap copy onto an explicit stack
+//! rather than an undo log.
+
+use std::sync::OnceLock;
 
 use super::{Limiter, Mode, Options, Outcome};
 use crate::grid::{Grid, Shape};
 
-/// Candidate digits of one cell: bit `d - 1` for digit `d` (grids up to 32x32).
+/// Candidate values of one cell: bit `v - 1` for value `v` (25 bits at most), and [`PLACED`].
 type Mask = u32;
 
-struct Board {
+/// Set on a cell whose value is decided (a given, a single, or a guess) and is being or has been
+/// removed from its peers: the search then never looks at its candidates again.
+const PLACED: Mask = 1 << 31;
+
+/// The cells that share a row, column or box, per shape, built once and shared by every search.
+struct Tables {
     shape: Shape,
-    /// The digit in each cell, 0 for blank.
-    values: Vec<u8>,
-    /// Digits still open in each row, column and box.
-    rows: Vec<Mask>,
-    cols: Vec<Mask>,
-    boxes: Vec<Mask>,
+    /// Every cell's peers, `peer_count` a cell.
+    peers: Vec<u16>,
+    peer_count: usize,
+    /// Every unit's cells, `side` a unit: the rows, then the columns, then the boxes.
+    units: Vec<u16>,
 }
 
-impl Board {
-    /// The board for `puzzle`, or `None` if its givens clash.
-    fn new(puzzle: &Grid) -> Option<Board> {
-        let shape = puzzle.shape();
+impl Tables {
+    /// The tables of `shape`, built the first time a search needs them.
+    fn of(shape: Shape) -> &'static Tables {
+        // Indexed by box_rows and box_cols, each at most 12.
+        static TABLES: [[OnceLock<Tables>; 13]; 13] =
+            [const { [const { OnceLock::new() }; 13] }; 13];
+        TABLES[shape.box_rows()][shape.box_cols()].get_or_init(|| Tables::new(shape))
+    }
+
+    fn new(shape: Shape) -> Tables {
         let side = shape.side();
-        let all: Mask = if side == 32 { !0 } else { (1 << side) - 1 };
-        let mut board = Board {
+        let mut units = Vec::with_capacity(3 * side * side);
+        let kinds: [&dyn Fn(usize, usize) -> usize; 3] = [
+            &|unit, i| unit * side + i,
+            &|unit, i| i * side + unit,
+            &|unit, i| {
+                let row = unit / shape.box_rows() * shape.box_rows() + i / shape.box_cols();
+                let col = unit % shape.box_rows() * shape.box_cols() + i % shape.box_cols();
+                row * side + col
+            },
+        ];
+        for cell_of in kinds {
+            for unit in 0..side {
+                units.extend((0..side).map(|i| cell_of(unit, i) as u16));
+            }
+        }
+        let peer_count = 3 * (side - 1) - (shape.box_rows() - 1) - (shape.box_cols() - 1);
+        let mut peers = Vec::with_capacity(shape.cells() * peer_count);
+        for index in 0..shape.cells() {
+            let cell = shape.cell(index);
+            let start = peers.len();
+            for other in 0..shape.cells() {
+                let c = shape.cell(other);
+                let shares =
+                    c.row == cell.row || c.col == cell.col || shape.box_of(c) == shape.box_of(cell);
+                if other != index && shares {
+                    peers.push(other as u16);
+                }
+            }
+            debug_assert_eq!(peers.len() - start, peer_count);
+        }
+        Tables {
             shape,
-            values: vec![0; shape.cells()],
-            rows: vec![all; side],
-            cols: vec![all; side],
-            boxes: vec![all; side],
-        };
-        for (index, &digit) in puzzle.cells().iter().enumerate() {
-            if digit != 0 {
-                let bit = 1 << (digit - 1);
-                if board.open(index) & bit == 0 {
-                    return None;
-                }
-                board.place(index, digit);
-            }
+            peers,
+            peer_count,
+            units,
         }
-        Some(board)
     }
 
-    fn units(&self, index: usize) -> (usize, usize, usize) {
-        let cell = self.shape.cell(index);
-        (cell.row, cell.col, self.shape.box_of(cell))
-    }
-
-    fn open(&self, index: usize) -> Mask {
-        let (r, c, b) = self.units(index);
-        self.rows[r] & self.cols[c] & self.boxes[b]
-    }
-
-    fn place(&mut self, index: usize, digit: u8) {
-        let (r, c, b) = self.units(index);
-        let bit = !(1 << (digit - 1));
-        self.rows[r] &= bit;
-        self.cols[c] &= bit;
-        self.boxes[b] &= bit;
-        self.values[index] = digit;
-    }
-
-    fn clear(&mut self, index: usize) {
-        let digit = self.values[index];
-        let (r, c, b) = self.units(index);
-        let bit = 1 << (digit - 1);
-        self.rows[r] |= bit;
-        self.cols[c] |= bit;
-        self.boxes[b] |= bit;
-        self.values[index] = 0;
-    }
-
-    /// The blank cell with the fewest candidates, with them; `None` when the board is full.
-    fn best_cell(&self) -> Option<(usize, Mask)> {
-        let mut best: Option<(usize, Mask)> = None;
-        for index in (0..self.values.len()).filter(|&i| self.values[i] == 0) {
-            let open = self.open(index);
-            if best.is_none_or(|(_, m)| open.count_ones() < m.count_ones()) {
-                best = Some((index, open));
-                if open.count_ones() <= 1 {
-                    break;
-                }
-            }
-        }
-        best
+    fn peers(&self, cell: usize) -> &[u16] {
+        &self.peers[cell * self.peer_count..][..self.peer_count]
     }
 }
 
-struct Search<'a> {
-    board: Board,
-    limiter: Limiter<'a>,
-    wanted: u32,
-    solutions: u32,
-    first: Option<Grid>,
+/// Deductions on one state of the board: the candidates and the queue of cells placed but not yet
+/// removed from their peers.
+struct Propagator<'t> {
+    tables: &'t Tables,
+    all: Mask,
+    queue: Vec<u16>,
+    /// Set by every removal, so a pass of locked candidates knows whether it did anything.
+    changed: bool,
 }
 
-impl Search<'_> {
-    /// Depth-first search; false once it must stop (enough solutions, budget, or cancellation).
-    fn run(&mut self) -> bool {
-        let Some((index, mut open)) = self.board.best_cell() else {
-            self.solutions += 1;
-            if self.first.is_none() {
-                self.first = Grid::from_cells(self.board.shape, self.board.values.clone());
-            }
-            return self.solutions < self.wanted;
-        };
-        let forced = open.count_ones() == 1;
-        while open != 0 {
-            if !forced && !self.limiter.guess() {
+impl Propagator<'_> {
+    /// Places `bit` in `cell` and queues it; false when that empties the cell.
+    #[inline]
+    fn place(&mut self, cand: &mut [Mask], cell: usize, bit: Mask) -> bool {
+        if cand[cell] & bit == 0 {
+            return false;
+        }
+        cand[cell] = bit | PLACED;
+        self.queue.push(cell as u16);
+        true
+    }
+
+    /// Removes `remove` from `cell`'s candidates, placing it when one is left; false when none is.
+    #[inline]
+    fn eliminate(&mut self, cand: &mut [Mask], cell: usize, remove: Mask) -> bool {
+        let old = cand[cell];
+        if old & remove == 0 {
+            return true;
+        }
+        let left = old & !remove;
+        cand[cell] = left;
+        self.changed = true;
+        if left & self.all == 0 {
+            return false;
+        }
+        if left & PLACED == 0 && left & (left - 1) == 0 {
+            cand[cell] = left | PLACED;
+            self.queue.push(cell as u16);
+        }
+        true
+    }
+
+    /// Deduces to a fixpoint: naked singles, hidden singles, then locked candidates; false on a
+    /// contradiction (a cell with no candidate, or a value with no place in a unit).
+    fn propagate(&mut self, cand: &mut [Mask]) -> bool {
+        loop {
+            if !self.naked_singles(cand) {
                 return false;
             }
-            let digit = open.trailing_zeros() as u8 + 1;
-            open &= open - 1;
-            self.board.place(index, digit);
-            let go_on = self.run();
-            self.board.clear(index);
-            if !go_on {
-                return false;
+            match self.hidden_singles(cand) {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => {}
+            }
+            match self.locked_candidates(cand) {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => return true,
+            }
+        }
+    }
+
+    /// Removes every queued cell's value from its peers, queueing the cells that are left with one.
+    fn naked_singles(&mut self, cand: &mut [Mask]) -> bool {
+        while let Some(cell) = self.queue.pop() {
+            let cell = usize::from(cell);
+            let bit = cand[cell] & self.all;
+            for &peer in self.tables.peers(cell) {
+                if !self.eliminate(cand, usize::from(peer), bit) {
+                    return false;
+                }
             }
         }
         true
     }
+
+    /// Places every value that has one cell left in a unit; `Some(placed any)`, `None` on a
+    /// contradiction.
+    fn hidden_singles(&mut self, cand: &mut [Mask]) -> Option<bool> {
+        let tables = self.tables;
+        let side = tables.shape.side();
+        let mut placed_any = false;
+        for unit in tables.units.chunks_exact(side) {
+            let (mut once, mut twice, mut placed) = (0, 0, 0);
+            for &cell in unit {
+                let mask = cand[usize::from(cell)];
+                let values = mask & self.all;
+                twice |= once & values;
+                once |= values;
+                if mask & PLACED != 0 {
+                    placed |= values;
+                }
+            }
+            if once != self.all {
+                return None;
+            }
+            let mut hidden = once & !twice & !placed;
+            while hidden != 0 {
+                let bit = hidden & hidden.wrapping_neg();
+                hidden &= hidden - 1;
+                let cell = unit
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .find(|&c| cand[c] & bit != 0 && cand[c] & PLACED == 0)?;
+                self.place(cand, cell, bit);
+                placed_any = true;
+            }
+        }
+        Some(placed_any)
+    }
+
+    /// Locked candidates, where a box meets a row or a column: a value that in the box can only be in
+    /// that line leaves the rest of the line (pointing), and one that in the line can only be in that
+    /// box leaves the rest of the box (claiming). `Some(removed any)`, `None` on a contradiction.
+    fn locked_candidates(&mut self, cand: &mut [Mask]) -> Option<bool> {
+        let shape = self.tables.shape;
+        let (side, box_rows, box_cols) = (shape.side(), shape.box_rows(), shape.box_cols());
+        self.changed = false;
+        // Decided cells count with their value: one placed but not yet removed from its peers still
+        // holds it, and leaving it out would make its value look locked elsewhere.
+        // Along rows: a row's segment in each stack of boxes (box_cols cells each).
+        let mut segments = [0 as Mask; Shape::MAX_SIDE * 12];
+        let stacks = side / box_cols;
+        for row in 0..side {
+            for stack in 0..stacks {
+                segments[row * stacks + stack] = (0..box_cols)
+                    .map(|i| cand[row * side + stack * box_cols + i])
+                    .fold(0, |a, m| a | m);
+            }
+        }
+        for row in 0..side {
+            let band = row / box_rows;
+            for stack in 0..stacks {
+                let inside = segments[row * stacks + stack];
+                let in_box = (band * box_rows..(band + 1) * box_rows)
+                    .filter(|&r| r != row)
+                    .fold(0, |a, r| a | segments[r * stacks + stack]);
+                let in_row = (0..stacks)
+                    .filter(|&s| s != stack)
+                    .fold(0, |a, s| a | segments[row * stacks + s]);
+                let pointing = inside & !in_box & self.all;
+                if pointing & in_row != 0 {
+                    for col in (0..side).filter(|c| c / box_cols != stack) {
+                        if !self.eliminate(cand, row * side + col, pointing) {
+                            return None;
+                        }
+                    }
+                }
+                let claiming = inside & !in_row & self.all;
+                if claiming & in_box != 0 {
+                    for r in (band * box_rows..(band + 1) * box_rows).filter(|&r| r != row) {
+                        for col in stack * box_cols..(stack + 1) * box_cols {
+                            if !self.eliminate(cand, r * side + col, claiming) {
+                                return None;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Along columns: a column's segment in each band of boxes (box_rows cells each).
+        let bands = side / box_rows;
+        for col in 0..side {
+            for band in 0..bands {
+                segments[col * bands + band] = (0..box_rows)
+                    .map(|i| cand[(band * box_rows + i) * side + col])
+                    .fold(0, |a, m| a | m);
+            }
+        }
+        for col in 0..side {
+            let stack = col / box_cols;
+            for band in 0..bands {
+                let inside = segments[col * bands + band];
+                let in_box = (stack * box_cols..(stack + 1) * box_cols)
+                    .filter(|&c| c != col)
+                    .fold(0, |a, c| a | segments[c * bands + band]);
+                let in_col = (0..bands)
+                    .filter(|&b| b != band)
+                    .fold(0, |a, b| a | segments[col * bands + b]);
+                let pointing = inside & !in_box & self.all;
+                if pointing & in_col != 0 {
+                    for row in (0..side).filter(|r| r / box_rows != band) {
+                        if !self.eliminate(cand, row * side + col, pointing) {
+                            return None;
+                        }
+                    }
+                }
+                let claiming = inside & !in_col & self.all;
+                if claiming & in_box != 0 {
+                    for c in (stack * box_cols..(stack + 1) * box_cols).filter(|&c| c != col) {
+                        for row in band * box_rows..(band + 1) * box_rows {
+                            if !self.eliminate(cand, row * side + c, claiming) {
+                                return None;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Segments were taken before this pass's removals, so they are supersets of the truth, which
+        // keeps every removal sound; the next pass sees the rest.
+        Some(self.changed)
+    }
+}
+
+/// The decided cells' values, 0 where undecided.
+fn values(cand: &[Mask], all: Mask) -> Vec<u8> {
+    cand.iter()
+        .map(|&mask| match mask & all {
+            bits if mask & PLACED != 0 => bits.trailing_zeros() as u8 + 1,
+            _ => 0,
+        })
+        .collect()
+}
+
+/// Where the search guesses next: the fewest alternatives, whether those are the candidates of a
+/// cell or the places left for a value in a unit (the choice an exact-cover search makes, which on
+/// large sparse grids cuts the search by orders of magnitude).
+#[derive(Clone, Copy, Debug)]
+enum Branch {
+    /// Try each candidate of the cell (bit `v - 1` of `untried` for value `v`).
+    Cell(usize),
+    /// Try each place of the value `bit` in the unit (bit `i` of `untried` for its `i`-th cell).
+    Value {
+        /// The unit's cells.
+        unit: usize,
+        /// The value, as its candidate bit.
+        bit: Mask,
+    },
+}
+
+/// The branch with the fewest alternatives, and those; `None` when every cell is decided.
+///
+/// Cells and values count alike: a cell with `k` candidates and a value with `k` places left in a
+/// unit are both `k`-way choices, and the search takes the smallest (a cell on a tie, as it is the
+/// cheaper to set up).
+fn choose(cand: &[Mask], tables: &Tables) -> Option<(Branch, Mask)> {
+    let mut best: Option<(usize, Mask)> = None;
+    let mut fewest = u32::MAX;
+    for (cell, &mask) in cand.iter().enumerate() {
+        if mask & PLACED != 0 {
+            continue;
+        }
+        let count = mask.count_ones();
+        if count < fewest {
+            fewest = count;
+            best = Some((cell, mask));
+            if count <= 2 {
+                break;
+            }
+        }
+    }
+    let (cell, mask) = best?;
+    if fewest <= 2 {
+        return Some((Branch::Cell(cell), mask));
+    }
+    // The places of each value in each unit, counted with a bit-sliced counter: bit `v - 1` of
+    // `ones`, `twos` and `fours` spell value `v`'s count from 0 to 7, `many` marks 8 or more. A
+    // decided value has one place, so never shows among counts of two or more.
+    let side = tables.shape.side();
+    let mut value: Option<(usize, Mask)> = None;
+    let mut least = fewest.min(8);
+    for (unit, cells) in tables.units.chunks_exact(side).enumerate() {
+        let (mut ones, mut twos, mut fours, mut many) = (0, 0, 0, 0);
+        for &c in cells {
+            let m = cand[usize::from(c)] & !PLACED;
+            let carry1 = ones & m;
+            ones ^= m;
+            let carry2 = twos & carry1;
+            twos ^= carry1;
+            many |= fours & carry2;
+            fours ^= carry2;
+        }
+        let exact = |count: u32| {
+            let pick = |b: u32, set: Mask| if count & b != 0 { set } else { !set };
+            pick(1, ones) & pick(2, twos) & pick(4, fours) & !many & !PLACED
+        };
+        if let Some(count) = (2..least).find(|&count| exact(count) != 0) {
+            least = count;
+            value = Some((unit, exact(count)));
+        }
+        if least == 2 {
+            break;
+        }
+    }
+    match value {
+        Some((unit, values)) => {
+            let cells = &tables.units[unit * side..][..side];
+            Some(value_branch(cand, cells, unit, values))
+        }
+        None => Some((Branch::Cell(cell), mask)),
+    }
+}
+
+/// The branch on the lowest value of `values` in `unit`, with the places it has there.
+fn value_branch(cand: &[Mask], cells: &[u16], unit: usize, values: Mask) -> (Branch, Mask) {
+    let bit = values & values.wrapping_neg();
+    let places = cells
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| cand[usize::from(c)] & (bit | PLACED) == bit)
+        .fold(0, |places, (i, _)| places | 1 << i);
+    (Branch::Value { unit, bit }, places)
+}
+
+/// A guess made: the board before it, where it branched, and the alternatives not yet tried.
+struct Guess {
+    board: Vec<Mask>,
+    branch: Branch,
+    untried: Mask,
 }
 
 pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
-    let limiter = Limiter::new(options);
-    let Some(board) = Board::new(puzzle) else {
-        return limiter.finish(options.mode, None, 0);
+    let mut limiter = Limiter::new(options);
+    let shape = puzzle.shape();
+    let side = shape.side();
+    let tables = Tables::of(shape);
+    let all: Mask = (1 << side) - 1;
+    let mut propagator = Propagator {
+        tables,
+        all,
+        queue: Vec::with_capacity(shape.cells()),
+        changed: false,
     };
     let wanted = match options.mode {
         Mode::ProveUnique => 2,
         Mode::FirstSolution => 1,
     };
-    let mut search = Search {
-        board,
-        limiter,
-        wanted,
-        solutions: 0,
-        first: None,
-    };
-    search.run();
-    let Search {
-        limiter,
-        solutions,
-        first,
-        ..
-    } = search;
+    let mut board = vec![all; shape.cells()];
+    let mut consistent = true;
+    for (cell, &value) in puzzle.cells().iter().enumerate() {
+        if value != 0 && consistent {
+            // A given whose value a peer's given already took clashes: no solution.
+            consistent = propagator.place(&mut board, cell, 1 << (value - 1))
+                && propagator.naked_singles(&mut board);
+        }
+    }
+    let mut solutions = 0;
+    let mut first = None;
+    // Guesses made, deepest last; their boards are kept for reuse once popped.
+    let mut guesses: Vec<Guess> = Vec::new();
+    let mut depth = 0;
+    let mut alive = consistent && propagator.propagate(&mut board);
+    'search: loop {
+        if alive {
+            match choose(&board, tables) {
+                None => {
+                    solutions += 1;
+                    if first.is_none() {
+                        first = Grid::from_cells(shape, values(&board, all));
+                    }
+                    if solutions >= wanted {
+                        break 'search;
+                    }
+                }
+                Some((branch, untried)) => {
+                    if depth == guesses.len() {
+                        guesses.push(Guess {
+                            board: board.clone(),
+                            branch,
+                            untried,
+                        });
+                    } else {
+                        let guess = &mut guesses[depth];
+                        guess.board.copy_from_slice(&board);
+                        guess.branch = branch;
+                        guess.untried = untried;
+                    }
+                    depth += 1;
+                }
+            }
+        }
+        // The next alternative at the deepest guess with one left; the search is over when none has.
+        loop {
+            let Some(guess) = depth.checked_sub(1).map(|d| &mut guesses[d]) else {
+                break 'search;
+            };
+            if guess.untried == 0 {
+                depth -= 1;
+                continue;
+            }
+            if !limiter.guess() {
+                break 'search;
+            }
+            let next = guess.untried & guess.untried.wrapping_neg();
+            guess.untried &= !next;
+            let (cell, bit) = match guess.branch {
+                Branch::Cell(cell) => (cell, next),
+                Branch::Value { unit, bit } => {
+                    let at = next.trailing_zeros() as usize;
+                    (usize::from(tables.units[unit * side + at]), bit)
+                }
+            };
+            board.copy_from_slice(&guess.board);
+            propagator.queue.clear();
+            alive = propagator.place(&mut board, cell, bit) && propagator.propagate(&mut board);
+            break;
+        }
+    }
     limiter.finish(options.mode, first, solutions)
 }
