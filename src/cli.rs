@@ -66,10 +66,18 @@ enum Command {
     /// backtracking baseline measured in the same run.
     #[command(
         after_help = "Examples:\n  sudoku-grpc bench ../shared/data/17_clue.txt ../shared/data/forum_hardest_1905_11plus.txt\n  \
-                            sudoku-grpc bench --threads 2 tests/data/17_clue_sample.txt"
+                            sudoku-grpc bench --threads 2 tests/data/17_clue_sample.txt\n  \
+                            sudoku-grpc bench --generate --threads 2"
     )]
     Bench(BenchArgs),
 
+    /// Generate fresh puzzles locally, without a server: one per line (with --details, also the
+    /// solution, clue count and seed). The same arguments and seed give what a server gives.
+    #[command(
+        after_help = "Examples:\n  sudoku-grpc generate --count 10 --seed 7 --symmetry rotate-180 --minimal\n  \
+                            sudoku-grpc generate --box 4x4 --details"
+    )]
+    Generate(crate::generate::GenerateArgs),
     /// Grade puzzles locally the way people solve them: one line per puzzle with its level, its
     /// rating on the Sudoku Explainer scale and its hardest technique (a `+` after the rating when the
     /// effort budget ran out and it is a lower bound); `--steps` adds the path in words.
@@ -141,8 +149,15 @@ struct HintArgs {
 #[derive(Debug, clap::Args)]
 struct BenchArgs {
     /// Files of puzzles, one per line (`#` lines are comments).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "generate")]
     files: Vec<PathBuf>,
+    /// Benchmark the generator instead: puzzles per second by shape and option, beside a textbook
+    /// generator in the same run.
+    #[arg(long)]
+    generate: bool,
+    /// With --generate: multiplies the number of puzzles made per case.
+    #[arg(long, default_value_t = 1, requires = "generate")]
+    scale: u64,
     /// Solver threads (1 measures single-thread latency; more, throughput, and its ratio to one thread
     /// measured on the same puzzles right after).
     #[arg(long, default_value_t = 1)]
@@ -188,6 +203,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve_lines(&args),
         Command::Canon(args) => canon_lines(&args),
         Command::Bench(args) => bench(args),
+        Command::Generate(args) => crate::generate::run_local(&args),
         Command::Grade(args) => grade_lines(&args),
         Command::Hint(args) => hint(&args),
         Command::Client(args) => run_async(crate::client::run(args)),
@@ -226,6 +242,10 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.canon {
         let sample = args.baseline_sample / 10;
         crate::bench::canon::run(&args.files, sample, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.generate {
+        crate::bench_generate::run(args.scale, args.threads, &mut std::io::stdout().lock())?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.grade {

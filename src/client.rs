@@ -45,7 +45,8 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
     sudoku-grpc client --server http://10.0.0.7:50051 batch puzzles.txt > solutions.txt\n  \
     sudoku-grpc client canon puzzles.txt > keys.txt\n  \
     sudoku-grpc client --server http://a:50051 --server http://b:50051 batch puzzles.txt\n  \
-    sudoku-grpc client --server http://sudoku-headless.default.svc:50051 batch - < puzzles.txt")]
+    sudoku-grpc client --server http://sudoku-headless.default.svc:50051 batch - < puzzles.txt\n  \
+    sudoku-grpc client generate --count 1000 --seed 7 --symmetry rotate-180 --minimal")]
 pub struct Args {
     /// The server: a URL, or `HOST:PORT` for plain HTTP/2. Repeat (or separate with commas) to spread
     /// a batch over several servers; a host name with several addresses (such as a Kubernetes headless
@@ -82,6 +83,8 @@ pub enum Command {
     /// server; prints `<key> <transform>` per puzzle in order, as the local `canon` command does, or
     /// `invalid <why>`. Exit 1 if any puzzle was invalid.
     Canon(CanonArgs),
+    /// Stream fresh puzzles from the server's Generate, one line each as they arrive.
+    Generate(crate::generate::GenerateArgs),
     /// Grade one puzzle through the server's Grade call; prints its level, rating and hardest
     /// technique, and with `--steps` the path in words.
     Grade(GradeArgs),
@@ -188,6 +191,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             Command::Solve(solve) => solve_one(&args, solve).await,
             Command::Batch(batch) => solve_batch(&args, batch).await,
             Command::Canon(canon) => canonicalize_lines(&args, canon).await,
+            Command::Generate(generate) => crate::generate::call(&args, generate).await,
             Command::Grade(grade) => grade_one(&args, grade).await,
             Command::Hint(hint) => hint_one(&args, hint).await,
         }
@@ -288,7 +292,7 @@ pub fn describe(status: &tonic::Status) -> String {
 }
 
 /// Adds the call's deadline and request id to `request`.
-fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyhow::Result<()> {
+pub(crate) fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyhow::Result<()> {
     if let Some(timeout) = args.timeout {
         request.set_timeout(timeout);
     }

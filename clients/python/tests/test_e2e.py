@@ -273,3 +273,31 @@ def test_hints_solve_a_puzzle_and_catch_mistakes(pb, stub):
     reply = stub.Hint(pb.msg.HintRequest(puzzle=CLASSIC, progress="".join(wrong)), timeout=10)
     assert [(m.row, m.col) for m in reply.mistakes] == [(0, 2)]
     assert not reply.steps
+
+
+def test_generate_hard_symmetric_reproducible(pb, stub):
+    req = pb.msg.GenerateRequest(count=10, seed=7, symmetry=pb.msg.SYMMETRY_ROTATE_180,
+                                 difficulty=pb.msg.DIFFICULTY_HARD, minimal=True)
+    first = list(stub.Generate(req, timeout=60))
+    assert [a.index for a in first] == list(range(10))
+    for a in first:
+        assert a.difficulty == pb.msg.DIFFICULTY_HARD and 2.8 < a.rating <= 4.4
+        assert all((a.puzzle[i] == ".") == (a.puzzle[80 - i] == ".") for i in range(81))
+        check_solution(a.puzzle.replace(".", "0"), a.solution)
+        graded = stub.Grade(pb.msg.GradeRequest(puzzle=a.puzzle), timeout=10)
+        assert graded.verdict == pb.msg.VERDICT_UNIQUE
+        assert graded.difficulty == a.difficulty
+    again = list(stub.Generate(req, timeout=60))
+    assert [a.puzzle for a in again] == [a.puzzle for a in first]
+    alone = list(stub.Generate(pb.msg.GenerateRequest(
+        count=1, seed=first[3].seed, symmetry=pb.msg.SYMMETRY_ROTATE_180,
+        difficulty=pb.msg.DIFFICULTY_HARD, minimal=True), timeout=60))
+    assert alone[0].puzzle == first[3].puzzle
+
+
+def test_generate_quarter_turn_on_six_is_invalid(pb, stub):
+    with pytest.raises(grpc.RpcError) as err:
+        list(stub.Generate(pb.msg.GenerateRequest(box_rows=2, box_cols=3,
+                                                  symmetry=pb.msg.SYMMETRY_ROTATE_90), timeout=10))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "square boxes" in err.value.details()

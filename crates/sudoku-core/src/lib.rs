@@ -57,6 +57,7 @@
 
 pub mod candidates;
 pub mod canonicalization;
+pub mod generator;
 pub mod grader;
 pub mod grid;
 pub mod hint;
