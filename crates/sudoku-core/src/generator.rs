@@ -467,7 +467,7 @@ struct Digger<'a> {
     cancel: Option<&'a AtomicBool>,
     orbits: Vec<Vec<usize>>,
     /// The puzzle being dug: 0 for a blank.
-    cells: Vec<u8>,
+    puzzle: Grid,
     /// For each row, column and box, the symbols its clues hold.
     rows: Vec<Mask>,
     cols: Vec<Mask>,
@@ -505,7 +505,7 @@ impl<'a> Digger<'a> {
             spec: *spec,
             cancel,
             orbits: spec.symmetry.orbits(shape),
-            cells: Vec::with_capacity(shape.cells()),
+            puzzle: Grid::empty(shape),
             rows: vec![0; side],
             cols: vec![0; side],
             boxes: vec![0; side],
@@ -544,8 +544,7 @@ impl<'a> Digger<'a> {
         rng: &mut Xoshiro256PlusPlus,
     ) -> Result<Option<Grid>, GenerateError> {
         let full = solution.cells();
-        self.cells.clear();
-        self.cells.extend_from_slice(full);
+        self.puzzle = solution.clone();
         self.rows.fill(0);
         self.cols.fill(0);
         self.boxes.fill(0);
@@ -561,7 +560,7 @@ impl<'a> Digger<'a> {
         if self.spec.minimal && self.undecided {
             return Ok(None);
         }
-        Ok(Grid::from_cells(self.spec.shape, self.cells.clone()))
+        Ok(Some(self.puzzle.clone()))
     }
 
     /// One pass over `orbits`, blanking each that keeps the puzzle unique.
@@ -571,12 +570,12 @@ impl<'a> Digger<'a> {
                 return Err(GenerateError::Cancelled);
             }
             for &index in orbit {
-                self.cells[index] = 0;
+                self.puzzle.set_index(index, 0);
                 self.mark(index, full[index], false);
             }
             if !self.still_unique(orbit, full)? {
                 for &index in orbit {
-                    self.cells[index] = full[index];
+                    self.puzzle.set_index(index, full[index]);
                     self.mark(index, full[index], true);
                 }
             }
@@ -602,7 +601,7 @@ impl<'a> Digger<'a> {
             .into_iter()
             .any(|unit| {
                 self.unit_cells[unit].iter().all(|&other| {
-                    other == index || self.cells[other] != 0 || self.open(other) & bit == 0
+                    other == index || self.puzzle.cells()[other] != 0 || self.open(other) & bit == 0
                 })
             })
     }
@@ -615,17 +614,12 @@ impl<'a> Digger<'a> {
         if removed.iter().all(|&index| self.forced(index, full[index])) {
             return Ok(true);
         }
-        let mut trial = None;
         for &index in removed {
             let mut others = self.open(index) & !(1 << (full[index] - 1));
             while others != 0 {
                 let symbol = others.trailing_zeros() as u8 + 1;
                 others &= others - 1;
-                let cells = trial.get_or_insert_with(|| self.cells.clone());
-                cells[index] = symbol;
-                let found = self.solvable(cells)?;
-                cells[index] = 0;
-                if found {
+                if self.solvable_with(index, symbol)? {
                     return Ok(false);
                 }
             }
@@ -633,11 +627,10 @@ impl<'a> Digger<'a> {
         Ok(true)
     }
 
-    /// Whether `cells` has a solution. A search that runs out of its budget counts as one: the
-    /// caller then keeps the clue, which is always safe.
-    fn solvable(&mut self, cells: &[u8]) -> Result<bool, GenerateError> {
-        let grid = Grid::from_cells(self.spec.shape, cells.to_vec())
-            .unwrap_or_else(|| Grid::empty(self.spec.shape));
+    /// Whether the puzzle has a solution with `symbol` at the blank `index`; the puzzle is edited
+    /// in place for the search and left as it was. A search that runs out of its budget counts as
+    /// a solution: the caller then keeps the clue, which is always safe.
+    fn solvable_with(&mut self, index: usize, symbol: u8) -> Result<bool, GenerateError> {
         let options = solver::Options {
             mode: Mode::FirstSolution,
             max_guesses: Some(if self.spec.minimal {
@@ -647,7 +640,10 @@ impl<'a> Digger<'a> {
             }),
             cancel: self.cancel,
         };
-        match solver::solve(&grid, &options).verdict {
+        self.puzzle.set_index(index, symbol);
+        let verdict = solver::solve(&self.puzzle, &options).verdict;
+        self.puzzle.set_index(index, 0);
+        match verdict {
             Verdict::Unsolvable => Ok(false),
             Verdict::Cancelled => Err(GenerateError::Cancelled),
             Verdict::LimitReached => {

@@ -237,6 +237,13 @@ impl Grid {
         Grid { shape, cells }
     }
 
+    /// Sets the cell at row-major `index` to `value` (0 for a blank, else 1 to the side), for a
+    /// caller that edits one grid in place rather than building a new one for every change.
+    pub(crate) fn set_index(&mut self, index: usize, value: u8) {
+        debug_assert!(usize::from(value) <= self.shape.side());
+        self.cells[index] = value;
+    }
+
     /// The grid's shape.
     pub fn shape(&self) -> Shape {
         self.shape
