@@ -83,12 +83,7 @@ class Checks {
       : stub_(v1::SudokuService::NewStub(channel)), data_dir_(std::move(data_dir)) {}
 
   void Solve() {
-    grpc::ClientContext context;
-    SetTimeout(context, std::chrono::seconds(10));
-    v1::SolveRequest request;
-    request.set_puzzle(kClassic);
-    v1::SolveResponse reply;
-    ExpectOk(stub_->Solve(&context, request, &reply));
+    v1::SolveResponse reply = SolveOne(kClassic);
     EXPECT(reply.verdict() == v1::VERDICT_UNIQUE && reply.solution() == kClassicSolution, reply.DebugString());
   }
 
@@ -169,13 +164,10 @@ class Checks {
   // The new RPCs: real answers required, UNIMPLEMENTED fails.
 
   void Grade() {
-    grpc::ClientContext context;
-    SetTimeout(context, std::chrono::seconds(30));
     v1::GradeRequest request;
     request.set_puzzle(kClassic);
     request.set_include_steps(true);
-    v1::GradeResponse reply;
-    ExpectOk(stub_->Grade(&context, request, &reply));
+    v1::GradeResponse reply = Unary(&v1::SudokuService::Stub::Grade, request, std::chrono::seconds(30));
     EXPECT(reply.verdict() == v1::VERDICT_UNIQUE && reply.clues() == 30 && reply.rating() > 0 &&
                reply.difficulty() != v1::DIFFICULTY_UNSPECIFIED &&
                reply.hardest_technique() != v1::TECHNIQUE_UNSPECIFIED && reply.steps_size() > 0,
@@ -188,12 +180,7 @@ class Checks {
   void Hint() {
     v1::HintRequest request;
     request.set_puzzle(kClassic);
-    v1::HintResponse reply;
-    {
-      grpc::ClientContext context;
-      SetTimeout(context, std::chrono::seconds(30));
-      ExpectOk(stub_->Hint(&context, request, &reply));
-    }
+    v1::HintResponse reply = Unary(&v1::SudokuService::Stub::Hint, request, std::chrono::seconds(30));
     EXPECT(reply.verdict() == v1::VERDICT_UNIQUE && !reply.solved() && reply.mistakes_size() == 0 &&
                reply.steps_size() > 0,
            reply.ShortDebugString());
@@ -202,9 +189,7 @@ class Checks {
            "the last step places no solution digit: " + last.ShortDebugString());
     // A wrong entry (1 at r1c3, where the solution has 4) is a mistake, and no step is given.
     request.set_progress("531" + kClassic.substr(3));
-    grpc::ClientContext context;
-    SetTimeout(context, std::chrono::seconds(30));
-    ExpectOk(stub_->Hint(&context, request, &reply));
+    reply = Unary(&v1::SudokuService::Stub::Hint, request, std::chrono::seconds(30));
     EXPECT(reply.mistakes_size() == 1 && reply.mistakes(0).row() == 0 && reply.mistakes(0).col() == 2 &&
                reply.mistakes(0).symbol() == "1" && reply.steps_size() == 0,
            reply.ShortDebugString());
@@ -218,12 +203,7 @@ class Checks {
       EXPECT(g.index() == i && g.puzzle() == again[i].puzzle(), "the same seed, another puzzle: " + g.puzzle());
       CheckSolution(g.puzzle(), g.solution());
       EXPECT(g.clues() == 81 - std::count(g.puzzle().begin(), g.puzzle().end(), '.'), g.ShortDebugString());
-      grpc::ClientContext context;
-      SetTimeout(context, std::chrono::seconds(10));
-      v1::SolveRequest request;
-      request.set_puzzle(g.puzzle());
-      v1::SolveResponse solved;
-      ExpectOk(stub_->Solve(&context, request, &solved));
+      v1::SolveResponse solved = SolveOne(g.puzzle());
       EXPECT(solved.verdict() == v1::VERDICT_UNIQUE && solved.solution() == g.solution(), g.puzzle());
     }
   }
@@ -255,13 +235,28 @@ class Checks {
     return out;
   }
 
-  std::string Canonical(const std::string& puzzle) {
+  // Calls a unary RPC of the stub (e.g. &v1::SudokuService::Stub::Grade); a status other than OK fails.
+  template <typename Request, typename Reply>
+  Reply Unary(grpc::Status (v1::SudokuService::Stub::*method)(grpc::ClientContext*, const Request&, Reply*),
+              const Request& request, std::chrono::milliseconds timeout) {
     grpc::ClientContext context;
-    SetTimeout(context, std::chrono::seconds(10));
+    SetTimeout(context, timeout);
+    Reply reply;
+    ExpectOk((stub_.get()->*method)(&context, request, &reply));
+    return reply;
+  }
+
+  v1::SolveResponse SolveOne(const std::string& puzzle) {
+    v1::SolveRequest request;
+    request.set_puzzle(puzzle);
+    return Unary(&v1::SudokuService::Stub::Solve, request, std::chrono::seconds(10));
+  }
+
+  std::string Canonical(const std::string& puzzle) {
     v1::CanonicalizeRequest request;
     request.set_puzzle(puzzle);
-    v1::CanonicalizeResponse reply;
-    ExpectOk(stub_->Canonicalize(&context, request, &reply));
+    v1::CanonicalizeResponse reply =
+        Unary(&v1::SudokuService::Stub::Canonicalize, request, std::chrono::seconds(10));
     EXPECT(!reply.transform().empty(), "no transform");
     return reply.canonical();
   }
