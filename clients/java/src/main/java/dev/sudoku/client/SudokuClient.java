@@ -27,6 +27,7 @@ import io.grpc.stub.StreamObserver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -34,8 +35,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The sudoku-grpc service from Java (grpc-java's blocking and async stubs, as in grpc.io's examples).
@@ -147,7 +150,7 @@ public final class SudokuClient {
   void solveBatchFile() throws Exception {
     List<String> puzzles = readPuzzles("17_clue_sample.txt");
     Iterator<SolveBatchRequest> requests =
-        java.util.stream.IntStream.range(0, puzzles.size())
+        IntStream.range(0, puzzles.size())
             .mapToObj(i -> SolveBatchRequest.newBuilder().setId("p" + i).setPuzzle(puzzles.get(i)).build())
             .iterator();
     List<SolveBatchResponse> replies = solveBatch(requests, 60_000).get();
@@ -186,14 +189,14 @@ public final class SudokuClient {
     List<String> hard = readPuzzles("forum_hardest_1905_11plus_sample.txt");
     // Far more work than half a second; grpc-java buffers what the server is not ready to read.
     Iterator<SolveBatchRequest> requests =
-        java.util.stream.IntStream.range(0, 50_000)
+        IntStream.range(0, 50_000)
             .mapToObj(i -> SolveBatchRequest.newBuilder().setPuzzle(hard.get(i % hard.size())).build())
             .iterator();
     long started = System.nanoTime();
     try {
       solveBatch(requests, 500).get();
       throw new AssertionError("the stream outlived its deadline");
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       expect(Status.fromThrowable(e.getCause()).getCode() == Status.Code.DEADLINE_EXCEEDED, e.getCause());
     }
     expect(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(10), "slow to end");
@@ -315,7 +318,7 @@ public final class SudokuClient {
     String server = "localhost:50051";
     if (args.length >= 2 && args[0].equals("--server")) {
       server = args[1];
-      args = java.util.Arrays.copyOfRange(args, 2, args.length);
+      args = Arrays.copyOfRange(args, 2, args.length);
     }
     if (args.length != 2 || !(args[0].equals("solve") || args[0].equals("check"))) {
       System.err.println("usage: SudokuClient [--server HOST:PORT] (solve PUZZLE | check DATA_DIR)");
