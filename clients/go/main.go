@@ -101,7 +101,7 @@ func run(ctx context.Context, client sudokuv1.SudokuServiceClient, command strin
 			return err
 		}
 		for _, m := range resp.GetMistakes() {
-			fmt.Printf("mistake: r%dc%d is not %s\n", m.GetRow()+1, m.GetCol()+1, m.GetSymbol())
+			fmt.Printf("mistake: %s at r%dc%d\n", m.GetSymbol(), m.GetRow()+1, m.GetCol()+1)
 		}
 		for _, step := range resp.GetSteps() {
 			fmt.Println(step.GetTechnique(), step.GetExplanation())
