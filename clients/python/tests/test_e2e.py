@@ -200,6 +200,59 @@ def test_deadline_exceeded(pb, stub):
     assert stub.Solve(pb.msg.SolveRequest(puzzle=CLASSIC), timeout=10).solution == CLASSIC_SOLUTION
 
 
+# --- The new RPCs: real answers required, UNIMPLEMENTED fails -----------------------------------
+
+
+def solution_at(cell):
+    return CLASSIC_SOLUTION[cell.row * 9 + cell.col]
+
+
+def test_grade(pb, stub):
+    reply = stub.Grade(pb.msg.GradeRequest(puzzle=CLASSIC, include_steps=True), timeout=30)
+    assert reply.verdict == pb.msg.VERDICT_UNIQUE and reply.clues == 30 and reply.rating > 0, reply
+    assert reply.difficulty != pb.msg.DIFFICULTY_UNSPECIFIED, reply
+    assert reply.hardest_technique != pb.msg.TECHNIQUE_UNSPECIFIED, reply
+    assert reply.steps, reply
+    for step in reply.steps:
+        assert all(p.symbol == solution_at(p) for p in step.placements), step
+
+
+def test_hint(pb, stub):
+    reply = stub.Hint(pb.msg.HintRequest(puzzle=CLASSIC), timeout=30)
+    assert reply.verdict == pb.msg.VERDICT_UNIQUE and not reply.solved and not reply.mistakes, reply
+    last = reply.steps[-1].placements
+    assert last and last[0].symbol == solution_at(last[0]), reply
+    # 1 at r1c3, where the solution has 4: a mistake, and no step.
+    reply = stub.Hint(pb.msg.HintRequest(puzzle=CLASSIC, progress="531" + CLASSIC[3:]), timeout=30)
+    assert [(m.row, m.col, m.symbol) for m in reply.mistakes] == [(0, 2, "1")] and not reply.steps, reply
+
+
+def test_generate(pb, stub):
+    request = pb.msg.GenerateRequest(count=3, seed=42)
+    first = list(stub.Generate(request, timeout=60))
+    again = list(stub.Generate(request, timeout=60))
+    assert [g.index for g in first] == [0, 1, 2]
+    assert [g.puzzle for g in again] == [g.puzzle for g in first], "the same seed gave other puzzles"
+    for g in first:
+        check_solution(g.puzzle, g.solution)
+        assert g.clues == 81 - g.puzzle.count("."), g
+        solved = stub.Solve(pb.msg.SolveRequest(puzzle=g.puzzle), timeout=10)
+        assert (solved.verdict, solved.solution) == (pb.msg.VERDICT_UNIQUE, g.solution), g
+
+
+def test_canonicalize(pb, stub):
+    # The transpose of the classic puzzle with every digit d relabelled 10-d: the same class.
+    other = "".join(
+        "." if (ch := CLASSIC[i % 9 * 9 + i // 9]) == "." else str(10 - int(ch)) for i in range(81)
+    )
+    canonical = lambda puzzle: stub.Canonicalize(pb.msg.CanonicalizeRequest(puzzle=puzzle), timeout=10)  # noqa: E731
+    reply = canonical(CLASSIC)
+    key = reply.canonical
+    assert len(key) == 81 and key.isdigit() and 81 - key.count("0") == 30 and reply.transform, reply
+    assert canonical(other).canonical == key
+    assert canonical(key).canonical == key
+
+
 # --- The example client ---------------------------------------------------------------------------
 
 
