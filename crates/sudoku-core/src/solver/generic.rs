@@ -193,11 +193,23 @@ impl Propagator<'_> {
             while hidden != 0 {
                 let bit = hidden & hidden.wrapping_neg();
                 hidden &= hidden - 1;
+                // Earlier placements in this pass may have moved on: the value may be placed by
+                // now (nothing to do) or have lost its last place (a contradiction).
                 let cell = unit
                     .iter()
                     .map(|&c| usize::from(c))
-                    .find(|&c| cand[c] & bit != 0 && cand[c] & PLACED == 0)?;
+                    .find(|&c| cand[c] & bit != 0)?;
+                if cand[cell] & PLACED != 0 {
+                    if cand[cell] & self.all != bit {
+                        return None;
+                    }
+                    continue;
+                }
                 self.place(cand, cell, bit);
+                // Removing it from its peers at once lets the rest of this pass see the news.
+                if !self.naked_singles(cand) {
+                    return None;
+                }
                 placed_any = true;
             }
         }
@@ -478,20 +490,97 @@ enum Probed {
     Done(Option<Choice>),
 }
 
-/// Scratch space for probing, reused across nodes.
+/// Scratch space for probing, reused across nodes, with what each placement probed on the current
+/// board led to: a placement shared by several choices (a bivalue cell's value that also has two
+/// places in its row) is probed once per board.
 struct Probe {
     choices: Vec<Choice>,
-    trial: Vec<Mask>,
     union: Vec<Mask>,
+    /// Per placement (`cell * 32 + value index`): the board version it was probed on.
+    seen: Vec<u32>,
+    /// Per placement probed on this version: [`FAILED`], or its slot in `boards`.
+    slot: Vec<u32>,
+    /// Per placement probed on this version: the candidates it removed.
+    removed: Vec<u32>,
+    /// The boards that surviving probes reached, `cells` masks a slot.
+    boards: Vec<Mask>,
+    /// Slots of `boards` in use on this version.
+    used: usize,
+    /// The board version: bumped whenever probing changes the board.
+    version: u32,
+}
+
+/// A placement whose probe met a contradiction.
+const FAILED: u32 = u32::MAX;
+
+impl Probe {
+    fn new(cells: usize) -> Probe {
+        Probe {
+            choices: Vec::new(),
+            union: vec![0; cells],
+            seen: vec![0; cells * 32],
+            slot: vec![0; cells * 32],
+            removed: vec![0; cells * 32],
+            boards: Vec::new(),
+            used: 0,
+            version: 1,
+        }
+    }
+
+    /// Forgets every probe: the board changed.
+    fn next_version(&mut self) {
+        self.version = self.version.wrapping_add(1).max(1);
+        self.used = 0;
+    }
 }
 
 impl Propagator<'_> {
+    /// Probes placing `bit` in `cell` on `board`, or recalls it: `Some(literal index)` once known,
+    /// `None` when the budget or the cancel flag stops the search.
+    fn probe_one(
+        &mut self,
+        board: &[Mask],
+        scratch: &mut Probe,
+        cell: usize,
+        bit: Mask,
+        limiter: &mut Limiter,
+    ) -> Option<usize> {
+        let literal = cell * 32 + bit.trailing_zeros() as usize;
+        if scratch.seen[literal] == scratch.version {
+            return Some(literal);
+        }
+        if !limiter.guess() {
+            return None;
+        }
+        let cells = board.len();
+        let start = scratch.used * cells;
+        if scratch.boards.len() < start + cells {
+            scratch.boards.resize(start + cells, 0);
+        }
+        let trial = &mut scratch.boards[start..start + cells];
+        trial.copy_from_slice(board);
+        self.queue.clear();
+        self.removed = 0;
+        let alive = self.place(trial, cell, bit) && self.propagate_with(trial, PROBE_LOCKED);
+        scratch.seen[literal] = scratch.version;
+        if alive {
+            scratch.slot[literal] = scratch.used as u32;
+            scratch.removed[literal] = self.removed;
+            scratch.used += 1;
+        } else {
+            scratch.slot[literal] = FAILED;
+        }
+        Some(literal)
+    }
+
     /// Failed-literal probing on a board at its propagation fixpoint. For every two-way choice, each
     /// side is placed on a copy and propagated: a side that fails is ruled out, both failing is a
     /// contradiction, and what both sides agree on (a candidate that neither keeps) is removed. Rounds
     /// repeat while they change the board. Each probe counts as a guess against the budget, so the
     /// budget and the cancel flag bound this work as they bound the search.
     fn probe(&mut self, board: &mut [Mask], scratch: &mut Probe, limiter: &mut Limiter) -> Probed {
+        let cells = board.len();
+        scratch.next_version();
         loop {
             binary_choices(board, self.tables, &mut scratch.choices);
             if scratch.choices.is_empty() {
@@ -509,33 +598,33 @@ impl Propagator<'_> {
                 {
                     continue;
                 }
-                let mut survivors = 0;
-                let mut score = 1u64;
-                scratch.union.iter_mut().for_each(|m| *m = 0);
-                for &(cell, bit) in &choice.sides {
-                    if !limiter.guess() {
-                        return Probed::Stopped;
-                    }
-                    scratch.trial.copy_from_slice(board);
-                    self.queue.clear();
-                    self.removed = 0;
-                    if self.place(&mut scratch.trial, usize::from(cell), bit)
-                        && self.propagate_with(&mut scratch.trial, PROBE_LOCKED)
-                    {
-                        survivors += 1;
-                        score *= u64::from(self.removed) + 1;
-                        for (u, &t) in scratch.union.iter_mut().zip(&scratch.trial) {
-                            *u |= t;
-                        }
+                let mut literals = [0; 2];
+                for (literal, &(cell, bit)) in literals.iter_mut().zip(&choice.sides) {
+                    match self.probe_one(board, scratch, usize::from(cell), bit, limiter) {
+                        Some(l) => *literal = l,
+                        None => return Probed::Stopped,
                     }
                 }
-                if survivors == 0 {
-                    return Probed::Contradiction;
+                let [a, b] = literals.map(|l| scratch.slot[l]);
+                let union = &mut scratch.union;
+                match (a, b) {
+                    (FAILED, FAILED) => return Probed::Contradiction,
+                    (FAILED, s) | (s, FAILED) => {
+                        let s = s as usize * cells;
+                        union.copy_from_slice(&scratch.boards[s..s + cells]);
+                    }
+                    (a, b) => {
+                        let (a, b) = (a as usize * cells, b as usize * cells);
+                        let (x, y) = (&scratch.boards[a..a + cells], &scratch.boards[b..b + cells]);
+                        for ((u, &x), &y) in union.iter_mut().zip(x).zip(y) {
+                            *u = x | y;
+                        }
+                    }
                 }
                 // Keep only what some surviving side keeps.
                 self.queue.clear();
                 self.changed = false;
-                for cell in 0..board.len() {
+                for cell in 0..cells {
                     let gone = board[cell] & self.all & !scratch.union[cell];
                     if gone != 0 && !self.eliminate(board, cell, gone) {
                         return Probed::Contradiction;
@@ -543,11 +632,18 @@ impl Propagator<'_> {
                 }
                 if self.changed {
                     progress = true;
+                    scratch.next_version();
                     if !self.propagate(board) {
                         return Probed::Contradiction;
                     }
-                } else if best.is_none_or(|(_, s)| score > s) {
-                    best = Some((choice, score));
+                } else {
+                    let score = literals
+                        .iter()
+                        .map(|&l| u64::from(scratch.removed[l]) + 1)
+                        .product::<u64>();
+                    if best.is_none_or(|(_, s)| score > s) {
+                        best = Some((choice, score));
+                    }
                 }
             }
             if !progress {
@@ -590,11 +686,7 @@ pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
                 && propagator.naked_singles(&mut board);
         }
     }
-    let mut scratch = Probe {
-        choices: Vec::new(),
-        trial: vec![0; shape.cells()],
-        union: vec![0; shape.cells()],
-    };
+    let mut scratch = Probe::new(shape.cells());
     let mut solutions = 0;
     let mut first = None;
     // Guesses made, deepest last; their boards are kept for reuse once popped.
