@@ -4,6 +4,8 @@
 //! The CLI only builds a [`BenchOptions`] and calls [`run`]; everything else lives here so the figures
 //! can also be produced from tests or scratch programs without the service around them.
 
+pub mod canon;
+
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -17,7 +19,8 @@ use sudoku_core::text::Format;
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
     /// Worker threads the puzzles of a file are split across; 1 (the default) measures single-thread
-    /// latency, more measures throughput.
+    /// latency, more measures throughput, and then the same puzzles run on one thread too so the
+    /// report gives the scaling ratio.
     pub threads: usize,
     /// The modes to measure, in order. Default: [`Mode::ProveUnique`], then [`Mode::FirstSolution`].
     pub modes: Vec<Mode>,
@@ -60,8 +63,8 @@ pub enum BenchError {
         /// Why it could not be read.
         source: ParseError,
     },
-    /// A solver gave a wrong answer: a solution that breaks a rule or changes a given, or a verdict
-    /// that contradicts the other mode's.
+    /// A solver gave a wrong or unexpected answer (a verdict other than the file calls for, or a grid
+    /// that does not solve the puzzle).
     #[error("{}:{line}: {solver} ({mode}) answered wrongly: {reason}", .path.display())]
     WrongAnswer {
         /// The file.
@@ -86,6 +89,17 @@ struct Puzzle {
     grid: Grid,
 }
 
+/// The comment line that marks a file whose every puzzle has several solutions (as
+/// `scripts/several-solutions.sh` writes); other files must have unique solutions.
+pub const SEVERAL_SOLUTIONS_MARK: &str = "# expect: several solutions";
+
+/// One file's puzzles and what the uniqueness check must say of each.
+struct PuzzleFile {
+    puzzles: Vec<Puzzle>,
+    /// [`Verdict::Unique`], or [`Verdict::Multiple`] for a file with [`SEVERAL_SOLUTIONS_MARK`].
+    unique_verdict: Verdict,
+}
+
 /// Reads one line's puzzle of any size, its shape inferred from its count of cells. A line may start
 /// with the grid's side and a space, as Gecode's examples do. Clashing givens are read, not refused:
 /// such a puzzle simply has no solution.
@@ -102,8 +116,8 @@ fn read_line(line: &str) -> Result<Grid, ParseError> {
 }
 
 /// Reads one file's puzzles (see [`crate::puzzles`]), each of any size.
-fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, BenchError> {
-    crate::puzzles::read(path, None)?
+fn read_puzzles(path: &Path) -> Result<PuzzleFile, BenchError> {
+    let puzzles = crate::puzzles::read(path, None)?
         .into_iter()
         .map(|line| {
             let grid = read_line(&line.text).map_err(|source| BenchError::BadLine {
@@ -116,7 +130,27 @@ fn read_puzzles(path: &Path) -> Result<Vec<Puzzle>, BenchError> {
                 grid,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, BenchError>>()?;
+    Ok(PuzzleFile {
+        puzzles,
+        unique_verdict: if has_several_solutions_mark(path) {
+            Verdict::Multiple
+        } else {
+            Verdict::Unique
+        },
+    })
+}
+
+/// Whether the comment lines heading the file at `path` (read just before, so it exists) include
+/// [`SEVERAL_SOLUTIONS_MARK`].
+fn has_several_solutions_mark(path: &Path) -> bool {
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    io::BufRead::lines(io::BufReader::new(file))
+        .map_while(Result::ok)
+        .take_while(|line| line.trim().is_empty() || line.trim_start().starts_with('#'))
+        .any(|line| line.trim() == SEVERAL_SOLUTIONS_MARK)
 }
 
 fn mode_name(mode: Mode) -> &'static str {
@@ -208,6 +242,84 @@ fn solve_all(
     (results, start.elapsed())
 }
 
+/// Times the portable code path against the one chosen for this CPU, in uniqueness mode on one
+/// thread, alternating rounds of each on the same puzzles, and prints the ratio: what the run-time
+/// choice gains over a build that could not make it. Both paths' answers are checked.
+fn portable_ratio(
+    path: &Path,
+    puzzles: &[Puzzle],
+    unique_verdict: Verdict,
+    out: &mut dyn Write,
+) -> Result<(), BenchError> {
+    let options = Options {
+        mode: Mode::ProveUnique,
+        ..Options::default()
+    };
+    let mut walls = [Duration::ZERO; 2];
+    // Round 0 warms caches and is not counted; later rounds swap which path goes first, and a small
+    // file gets more rounds so each path is timed for at least a few tenths of a second.
+    let mut round = 0;
+    while round < 3 || (round < 200 && walls[0] + walls[1] < Duration::from_millis(400)) {
+        let order = if round % 2 == 0 {
+            [false, true]
+        } else {
+            [true, false]
+        };
+        for portable in order {
+            let start = Instant::now();
+            for puzzle in puzzles {
+                let outcome = if portable {
+                    solver::solve_portable(&puzzle.grid, &options)
+                } else {
+                    solver::solve(&puzzle.grid, &options)
+                };
+                check(path, puzzle, Mode::ProveUnique, &outcome)?;
+                check_expected(path, puzzle, Mode::ProveUnique, unique_verdict, &outcome)?;
+            }
+            if round > 0 {
+                walls[usize::from(portable)] += start.elapsed();
+            }
+        }
+        round += 1;
+    }
+    writeln!(
+        out,
+        "  portable path against {}, uniqueness, same run: {:.2}x the time",
+        solver::code_path(),
+        walls[1].as_secs_f64() / walls[0].as_secs_f64().max(1e-12),
+    )?;
+    Ok(())
+}
+
+/// Holds a file marked with [`SEVERAL_SOLUTIONS_MARK`] to its promise: in uniqueness mode every
+/// puzzle's verdict must be `Multiple` (`unique_verdict`), so that the bench really times the search
+/// for a second solution. Unmarked files are checked by [`check`] alone.
+fn check_expected(
+    path: &Path,
+    puzzle: &Puzzle,
+    mode: Mode,
+    unique_verdict: Verdict,
+    outcome: &Outcome,
+) -> Result<(), BenchError> {
+    if mode == Mode::ProveUnique
+        && unique_verdict == Verdict::Multiple
+        // A budget (`--max-guesses`) may honestly stop a search before it finds the second.
+        && !matches!(outcome.verdict, Verdict::Multiple | Verdict::LimitReached)
+    {
+        return Err(BenchError::WrongAnswer {
+            path: path.to_owned(),
+            line: puzzle.line,
+            solver: "fast solver",
+            mode: mode_name(mode),
+            reason: format!(
+                "verdict {:?} in a file marked \"{SEVERAL_SOLUTIONS_MARK}\"",
+                outcome.verdict
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// Checks our answer to one puzzle on its own terms, whatever the set promises: a verdict the mode
 /// can give, with a solution exactly when it says there is one, and that solution a valid completion
 /// keeping every given.
@@ -290,14 +402,15 @@ pub fn run(
     options: &BenchOptions,
     out: &mut dyn Write,
 ) -> Result<(), BenchError> {
+    writeln!(out, "solver code path: {}\n", solver::code_path())?;
     for path in files {
-        let mut puzzles = read_puzzles(path)?;
-        let sizes = {
-            let mut sizes: Vec<usize> = puzzles.iter().map(|p| p.grid.shape().side()).collect();
-            sizes.sort_unstable();
-            sizes.dedup();
-            sizes
-        };
+        let PuzzleFile {
+            mut puzzles,
+            unique_verdict,
+        } = read_puzzles(path)?;
+        let mut sizes: Vec<usize> = puzzles.iter().map(|p| p.grid.shape().side()).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
         // One table per size, smallest first: a file may mix sizes, as Gecode's examples do, and
         // figures across sizes would mean nothing.
         for side in sizes {
@@ -305,7 +418,7 @@ pub fn run(
                 .into_iter()
                 .partition(|p| p.grid.shape().side() == side);
             puzzles = rest;
-            run_group(path, side, &group, options, out)?;
+            run_group(path, side, &group, unique_verdict, options, out)?;
         }
     }
     Ok(())
@@ -316,6 +429,7 @@ fn run_group(
     path: &Path,
     side: usize,
     puzzles: &[Puzzle],
+    unique_verdict: Verdict,
     options: &BenchOptions,
     out: &mut dyn Write,
 ) -> Result<(), BenchError> {
@@ -323,9 +437,14 @@ fn run_group(
     {
         writeln!(
             out,
-            "{} ({side}x{side}): {} puzzles, {} thread{}{}",
+            "{} ({side}x{side}): {} puzzles{}, {} thread{}{}",
             path.display(),
             puzzles.len(),
+            if unique_verdict == Verdict::Multiple {
+                " (several solutions each)"
+            } else {
+                ""
+            },
             threads,
             if threads == 1 { "" } else { "s" },
             match options.max_guesses {
@@ -347,12 +466,14 @@ fn run_group(
         )?;
         let mut per_mode: Vec<(Mode, Vec<Duration>)> = Vec::new();
         let mut verdicts_per_mode = Vec::new();
+        let mut scaling = Vec::new();
         // Per puzzle, whether some mode found it solvable, to hold the other modes to it.
         let mut known: Vec<Option<bool>> = vec![None; puzzles.len()];
         for &mode in &options.modes {
             let (results, wall) = solve_all(puzzles, mode, threads, options.max_guesses);
             for ((puzzle, (_, outcome)), known) in puzzles.iter().zip(&results).zip(&mut known) {
                 check(path, puzzle, mode, outcome)?;
+                check_expected(path, puzzle, mode, unique_verdict, outcome)?;
                 match (*known, solvable(outcome.verdict)) {
                     (Some(before), Some(now)) if before != now => {
                         return Err(BenchError::WrongAnswer {
@@ -369,6 +490,15 @@ fn run_group(
                     (None, now) => *known = now,
                     _ => {}
                 }
+            }
+            if threads > 1 {
+                // The same puzzles on one thread, right after, for the scaling ratio.
+                let (single, single_wall) = solve_all(puzzles, mode, 1, options.max_guesses);
+                for (puzzle, (_, outcome)) in puzzles.iter().zip(&single) {
+                    check(path, puzzle, mode, outcome)?;
+                    check_expected(path, puzzle, mode, unique_verdict, outcome)?;
+                }
+                scaling.push((mode, wall, single_wall));
             }
             verdicts_per_mode.push((mode, verdict_counts(&results)));
             let times_in_order: Vec<Duration> = results.iter().map(|(t, _)| *t).collect();
@@ -397,7 +527,22 @@ fn run_group(
         for (mode, counts) in verdicts_per_mode {
             writeln!(out, "  verdicts, {}: {counts}", mode_name(mode))?;
         }
-        // The textbook baseline is 9x9 only: other sizes have no line for it.
+        for (mode, wall, single_wall) in scaling {
+            writeln!(
+                out,
+                "  {threads} threads against 1 on the same puzzles, {}: {:.2}x the throughput \
+                 ({:.0} against {:.0} puzzles/s)",
+                mode_name(mode),
+                single_wall.as_secs_f64() / wall.as_secs_f64().max(1e-12),
+                puzzles.len() as f64 / wall.as_secs_f64(),
+                puzzles.len() as f64 / single_wall.as_secs_f64(),
+            )?;
+        }
+        // The portable-path ratio and the textbook baseline are about 9x9 only: other sizes take
+        // the general search either way, and have no baseline.
+        if side == 9 && solver::code_path() != "portable" {
+            portable_ratio(path, puzzles, unique_verdict, out)?;
+        }
         if options.baseline_sample > 0 && side == 9 {
             run_baseline(path, puzzles, &known, &per_mode, options, out)?;
         }

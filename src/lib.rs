@@ -6,15 +6,20 @@
 //! [`server::serve`] entry that `main` and the tests share.
 #![warn(missing_docs)]
 
+/// The domain core's canonical (min-lex) form, re-exported.
+pub use sudoku_core::canonicalization;
 /// The domain core's grids and text formats, re-exported: the service speaks in them.
 pub use sudoku_core::grid;
 /// The domain core's solvers, re-exported.
 pub use sudoku_core::solver;
 
 pub mod bench;
+pub mod bench_generate;
 pub mod cli;
 pub mod client;
 pub mod config;
+pub mod generate;
+pub mod grade_bench;
 pub mod grpc;
 pub mod load;
 pub mod metrics;

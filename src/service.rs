@@ -6,6 +6,8 @@ mod canonicalize;
 mod generate;
 mod grade;
 
+pub use grade::{grade_line, grade_local, hint_lines, hint_local, step_line};
+
 use std::collections::VecDeque;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -77,6 +79,10 @@ struct Limits {
     queue_timeout: Duration,
     default_max_guesses: u64,
     max_guesses_cap: u64,
+    /// The most puzzles one Generate call makes.
+    max_generate_count: u32,
+    /// The longest one generated puzzle may take.
+    generate_budget: Duration,
 }
 
 /// The `sudoku.v1.SudokuService` implementation. Cheap to clone: clones share one solver pool, which
@@ -144,13 +150,20 @@ pub(crate) enum SolveError {
     DeadlineExceeded,
     #[error("the solver stopped unexpectedly: {0}")]
     Internal(String),
+    /// A request the service cannot serve as asked, though its text reads: `field` names what to
+    /// change, for `google.rpc.BadRequest`.
+    #[error("{message}")]
+    BadRequest {
+        field: &'static str,
+        message: String,
+    },
 }
 
 impl SolveError {
     /// The gRPC status code that tells a client what happened.
-    fn code(&self) -> Code {
+    pub(crate) fn code(&self) -> Code {
         match self {
-            SolveError::Puzzle(_) => Code::InvalidArgument,
+            SolveError::Puzzle(_) | SolveError::BadRequest { .. } => Code::InvalidArgument,
             SolveError::Overloaded(_) | SolveError::QueueTimeout(_) => Code::ResourceExhausted,
             SolveError::DeadlineExceeded => Code::DeadlineExceeded,
             SolveError::Internal(_) => Code::Internal,
@@ -169,6 +182,11 @@ impl From<SolveError> for Status {
                 code,
                 message.clone(),
                 ErrorDetails::with_bad_request_violation(faulty_field(&e), message),
+            ),
+            SolveError::BadRequest { field, .. } => Status::with_error_details(
+                code,
+                message.clone(),
+                ErrorDetails::with_bad_request_violation(field, message),
             ),
             _ => Status::new(code, message),
         }
@@ -199,6 +217,8 @@ impl Sudoku {
                 queue_timeout: config.queue_timeout,
                 default_max_guesses: config.default_max_guesses,
                 max_guesses_cap: config.max_guesses_cap,
+                max_generate_count: config.max_generate_count.max(1),
+                generate_budget: config.generate_budget,
             },
             metrics,
             pool: Arc::new(pool),
@@ -670,19 +690,19 @@ impl InOrder {
 /// Counts and logs an RPC when it ends, however it ends: one dropped before it finished was
 /// abandoned by its client, and counts as CANCELLED. The log line is at `debug`, so the default
 /// log volume does not grow with the call rate.
-struct CallEnd {
+pub(crate) struct CallEnd {
     method: &'static str,
     metrics: Metrics,
     span: tracing::Span,
     started: Instant,
-    code: Code,
+    pub(crate) code: Code,
     /// SolveBatch only: items read, and answers sent by verdict.
     items: u64,
     verdicts: VerdictCounts,
 }
 
 impl CallEnd {
-    fn new(method: &'static str, metrics: Metrics, span: tracing::Span) -> CallEnd {
+    pub(crate) fn new(method: &'static str, metrics: Metrics, span: tracing::Span) -> CallEnd {
         CallEnd {
             method,
             metrics,

@@ -330,3 +330,59 @@ async fn local_solve_answers_each_line_and_flags_invalid_ones() {
         "{stderr}"
     );
 }
+
+/// `canon` locally and `client canon` through a server print the same lines: key and transform per
+/// puzzle, `invalid ...` for a bad line, and exit 1 then.
+#[tokio::test]
+async fn canon_prints_keys_locally_and_through_a_server() {
+    let server = TestServer::start().await;
+    let (puzzles, mut file) = input(20);
+    file.push_str("not a puzzle\n");
+    let local = run(args(&["canon", "-"]), Some(file.clone())).await;
+    let remote = run(
+        args(&["client", "--server", &server.url(), "canon", "-"]),
+        Some(file),
+    )
+    .await;
+    assert_eq!(local.status.code(), Some(1), "{}", text(&local.stderr));
+    assert_eq!(remote.status.code(), Some(1), "{}", text(&remote.stderr));
+    assert_eq!(text(&local.stdout), text(&remote.stdout));
+    let stdout = text(&local.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), puzzles.len() + 1);
+    for (puzzle, line) in puzzles.iter().zip(&lines) {
+        let (key, transform) = line.split_once(' ').expect("key and transform");
+        let transform: sudoku_grpc::canonicalization::Transform = transform.parse().unwrap();
+        let grid = sudoku_grpc::grid::Grid::parse(puzzle).unwrap();
+        assert_eq!(
+            transform.apply(&grid).unwrap().to_string(),
+            key.replace('0', ".")
+        );
+    }
+    assert!(
+        lines[puzzles.len()].starts_with("invalid invalid character 'n'"),
+        "{stdout}"
+    );
+}
+
+/// Clashing givens are invalid input with their place, while a puzzle that is merely unsolvable says
+/// so; the solver looks for the clash only after finding no solution, so both must still come out
+/// right, in order, with the lines around them answered.
+#[tokio::test]
+async fn local_solve_tells_clashing_givens_from_unsolvable_puzzles() {
+    let clash = format!("55{}", &CLASSIC[2..]);
+    let unsolvable = format!("12345678.........9{}", ".".repeat(63));
+    let lines = format!("{clash}\n{unsolvable}\n{CLASSIC}\n");
+    let out = run(args(&["solve", "-"]), Some(lines)).await;
+    assert_eq!(out.status.code(), Some(1), "a clash is invalid input");
+    let stdout = text(&out.stdout);
+    let answers: Vec<&str> = stdout.lines().collect();
+    assert_eq!(answers.len(), 3, "{stdout}");
+    assert!(
+        answers[0].starts_with("invalid digit 5 appears twice in row 1"),
+        "{}",
+        answers[0]
+    );
+    assert_eq!(answers[1], "unsolvable");
+    assert_eq!(answers[2], CLASSIC_SOLUTION);
+}

@@ -6,6 +6,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use sudoku_core::canonicalization::{Transform, canonicalize};
 use sudoku_core::grid::{Grid, ParseError, PuzzleError, Shape};
 use sudoku_core::solver::{self, Mode, Options, Outcome, Verdict};
 
@@ -373,5 +374,195 @@ fn check_modes_agree(puzzle: &Grid, unique: &Outcome, first: &Outcome) {
             Verdict::Unsolvable,
             "{puzzle:?}: {unique:?} vs {first:?}"
         );
+    }
+}
+
+/// Canonicalize target: arbitrary bytes as the request's text (lossily decoded), as the service reads
+/// it; text that does not read as a grid is taken one byte a cell (`byte % 10`, missing bytes blank),
+/// so that every input also canonicalises some grid, clashes and all. Nothing may panic; the transform
+/// must map the grid onto its key, read back from its own text and invert; the key must be its own
+/// key and no larger than the grid; and an image of the grid under a transform drawn from the input
+/// must have the same key.
+pub fn check_canonicalize(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let grid = Grid::parse(&text).unwrap_or_else(|_| {
+        let mut cells = vec![0u8; 81];
+        for (cell, &byte) in cells.iter_mut().zip(data) {
+            *cell = byte % 10;
+        }
+        Grid::from_cells(Shape::NINE, cells).expect("values 0-9")
+    });
+    let canonical = canonicalize(&grid).expect("a 9x9 grid has a key");
+    let key = &canonical.grid;
+    assert_eq!(canonical.transform.apply(&grid).as_ref(), Ok(key), "{grid}");
+    assert_eq!(canonical.transform.inverse().apply(key).as_ref(), Ok(&grid));
+    let text = canonical.transform.to_string();
+    assert_eq!(text.parse::<Transform>(), Ok(canonical.transform));
+    assert!(key.cells() <= grid.cells(), "{key} is larger than {grid}");
+    assert_eq!(key.givens(), grid.givens());
+    assert_eq!(key.check_givens().is_ok(), grid.check_givens().is_ok());
+    assert_eq!(
+        canonicalize(key).map(|c| c.grid).as_ref(),
+        Ok(key),
+        "{key} is not its own key"
+    );
+    let shuffle = transform_from(data);
+    let image = shuffle.apply(&grid).expect("a 9x9 grid");
+    assert_eq!(
+        canonicalize(&image).map(|c| c.grid).as_ref(),
+        Ok(key),
+        "{shuffle} of {grid}"
+    );
+}
+
+/// A group element drawn from the input's bytes (a hash of them seeds a small generator).
+fn transform_from(data: &[u8]) -> Transform {
+    let mut state = data.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    }) | 1;
+    let mut next = |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound as u64) as usize
+    };
+    let mut shuffle = |items: &mut [u8]| {
+        for i in (1..items.len()).rev() {
+            items.swap(i, next(i + 1));
+        }
+    };
+    let mut block_perm = || {
+        let mut outer = [0u8, 1, 2];
+        shuffle(&mut outer);
+        let mut perm = [0u8; 9];
+        for (block, &source) in outer.iter().enumerate() {
+            let mut inner = [0u8, 1, 2];
+            shuffle(&mut inner);
+            for (i, &within) in inner.iter().enumerate() {
+                perm[3 * block + i] = 3 * source + within;
+            }
+        }
+        perm
+    };
+    let (rows, cols) = (block_perm(), block_perm());
+    let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+    shuffle(&mut digits);
+    let transpose = next(2) == 1;
+    Transform::new(transpose, rows, cols, digits)
+        .expect("block permutations and a digit permutation")
+}
+
+/// Grader target: byte 0 picks the shape (4x4, 6x6 both ways, 8x8, 9x9), byte 1 relabels the values
+/// of a fixed solution, and the other bytes' bits say which cells are given (a cell with no byte is
+/// given). A puzzle the solver finds unique is graded with a small effort budget, and every step is
+/// checked against its solution: a placement is the solution's value in a blank cell, an elimination
+/// removes a candidate that is there and is not the solution's, each step makes progress, and the
+/// path ends in the solution. A hint for a board of some of the solution's values ends in a
+/// placement of the solution's value, and a wrong entry comes back as a mistake.
+pub fn check_grader(data: &[u8]) {
+    use sudoku_core::candidates::Board;
+    use sudoku_core::grader;
+    use sudoku_core::hint::{self, Hint};
+
+    let shapes = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)];
+    let Some(&first) = data.first() else { return };
+    let (rows, cols) = shapes[usize::from(first) % shapes.len()];
+    let Some(shape) = Shape::new(rows, cols) else {
+        return;
+    };
+    let options = Options {
+        mode: Mode::FirstSolution,
+        ..Default::default()
+    };
+    let Some(base) = solver::solve(&Grid::empty(shape), &options).solution else {
+        panic!("the empty {shape} grid has a solution");
+    };
+    let n = shape.side() as u8;
+    let shift = data.get(1).copied().unwrap_or(0) % n;
+    let values: Vec<u8> = base
+        .cells()
+        .iter()
+        .map(|&v| (v - 1 + shift) % n + 1)
+        .collect();
+    let Some(solution) = Grid::from_cells(shape, values) else {
+        return;
+    };
+    let given = |cell: usize| {
+        data.get(2 + cell / 8)
+            .is_none_or(|byte| byte & (1 << (cell % 8)) != 0)
+    };
+    let cells: Vec<u8> = (0..shape.cells())
+        .map(|c| if given(c) { solution.cells()[c] } else { 0 })
+        .collect();
+    let Some(puzzle) = Grid::from_cells(shape, cells) else {
+        return;
+    };
+    let limited = Options {
+        max_guesses: Some(2_000),
+        ..Default::default()
+    };
+    if solver::solve(&puzzle, &limited).verdict != Verdict::Unique {
+        return;
+    }
+    let budget = grader::Options {
+        explain: true,
+        budget: 200_000,
+        cancel: None,
+    };
+    let grade = grader::grade(&puzzle, &solution, &budget).expect("a unique puzzle is graded");
+    let Some(mut board) = Board::new(&puzzle) else {
+        panic!("{puzzle}: a unique puzzle has a board");
+    };
+    for step in &grade.steps {
+        assert!(!step.placements.is_empty() || !step.eliminations.is_empty());
+        for p in &step.placements {
+            assert_eq!(p.value, solution.cells()[p.cell], "{puzzle}: {step:?}");
+            assert_eq!(board.value(p.cell), 0, "{puzzle}: {step:?}");
+        }
+        for e in &step.eliminations {
+            assert_ne!(e.value, solution.cells()[e.cell], "{puzzle}: {step:?}");
+            assert!(board.has(e.cell, e.value), "{puzzle}: {step:?}");
+        }
+        board.apply(&step.placements, &step.eliminations);
+    }
+    assert_eq!(
+        board.grid(),
+        solution,
+        "{puzzle}: the path ends in the solution"
+    );
+
+    // A board of the givens and every other blank filled in: its hint is sound.
+    let mut progress = puzzle.cells().to_vec();
+    for (cell, value) in progress.iter_mut().enumerate().step_by(2) {
+        *value = solution.cells()[cell];
+    }
+    let Some(progress) = Grid::from_cells(shape, progress) else {
+        return;
+    };
+    match hint::hint(&puzzle, &progress, &solution, &budget).expect("a hint") {
+        Hint::Solved => assert!(progress.is_full()),
+        Hint::Mistakes(m) => panic!("{puzzle}: no mistakes were made, got {m:?}"),
+        Hint::Steps(steps) => {
+            let last = steps.last().expect("a hint has steps");
+            assert!(
+                last.placements
+                    .iter()
+                    .all(|p| p.value == solution.cells()[p.cell])
+            );
+            assert!(
+                steps
+                    .iter()
+                    .flat_map(|s| &s.eliminations)
+                    .all(|e| e.value != solution.cells()[e.cell])
+            );
+        }
+    }
+    if let Some(blank) = puzzle.cells().iter().position(|&v| v == 0) {
+        let mut wrong = puzzle.cells().to_vec();
+        wrong[blank] = solution.cells()[blank] % n + 1;
+        if let Some(wrong) = Grid::from_cells(shape, wrong) {
+            let answer = hint::hint(&puzzle, &wrong, &solution, &budget).expect("a hint");
+            assert!(matches!(answer, Hint::Mistakes(ref m) if m.len() == 1 && m[0].cell == blank));
+        }
     }
 }

@@ -12,9 +12,11 @@ use std::path::Path;
 type Check = fn(&[u8]);
 
 /// The targets, each with its check; a folder of `fuzz/regressions/` is named after its target.
-const TARGETS: [(&str, Check); 2] = [
+const TARGETS: [(&str, Check); 4] = [
     ("parser", checks::check_parser),
     ("solver", checks::check_solver),
+    ("canonicalize", checks::check_canonicalize),
+    ("grader", checks::check_grader),
 ];
 
 /// Passes with none saved (a clean history has none): the name says so, and the folders must exist,
@@ -87,4 +89,41 @@ fn tricky_solver_inputs_pass() {
     for input in inputs {
         checks::check_solver(input);
     }
+}
+
+#[test]
+fn tricky_canonicalize_inputs_pass() {
+    let inputs: [&[u8]; 7] = [
+        // Empty: read as bytes, an empty grid.
+        b"",
+        b"53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        // Clashes everywhere, and a full grid of one digit.
+        b"11...............................................................................",
+        &[b'1'; 81],
+        // A full valid grid, with its symmetries.
+        b"123456789456789123789123456234567891567891234891234567345678912678912345912345678",
+        // Not text: one byte a cell.
+        &[0xff, 7, 3, 200, 9, 9, 9, 1],
+        // Unicode layout around a puzzle.
+        "\u{3000}.................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."
+            .as_bytes(),
+    ];
+    for input in inputs {
+        checks::check_canonicalize(input);
+    }
+}
+
+/// Hand-picked grader inputs: every shape, sparse and dense givens, and seeds of the fuzz corpus.
+#[test]
+fn tricky_grader_inputs_pass() {
+    for shape in 0..5u8 {
+        for shift in [0u8, 3] {
+            for pattern in [0x00u8, 0x55, 0xaa, 0x0f, 0x81, 0xff] {
+                let mut data = vec![shape, shift];
+                data.extend((0..12).map(|i| pattern.rotate_left(i)));
+                checks::check_grader(&data);
+            }
+        }
+    }
+    checks::check_grader(&[]);
 }

@@ -8,7 +8,9 @@ use std::sync::atomic::AtomicBool;
 
 use proptest::prelude::*;
 use sudoku_core::grid::{Grid, Shape};
-use sudoku_core::solver::{Mode, Options, Outcome, Verdict, solve, solve_generic};
+use sudoku_core::solver::{
+    Mode, Options, Outcome, Verdict, code_path, solve, solve_generic, solve_portable,
+};
 
 const UNIQUE: Options<'static> = Options {
     mode: Mode::ProveUnique,
@@ -78,6 +80,33 @@ fn forum_hardest_sample_solves_uniquely() {
     assert_eq!(puzzles.len(), 1000);
     for (line, puzzle) in &puzzles {
         assert_solves_uniquely(*line, puzzle);
+    }
+}
+
+/// 17-clue puzzles with one clue removed: no 16-clue Sudoku is unique (McGuire, Tugemann and Civario,
+/// 2012), so the uniqueness check must find a second solution, and the solution given must fit.
+#[test]
+fn seventeen_clue_minus_one_sample_has_several_solutions() {
+    let puzzles = sample("17_clue_minus_one_sample.txt");
+    assert_eq!(puzzles.len(), 1000);
+    for (line, puzzle) in &puzzles {
+        assert_eq!(puzzle.cells().iter().filter(|&&v| v != 0).count(), 16);
+        let unique = solve(puzzle, &UNIQUE);
+        assert_eq!(unique.verdict, Verdict::Multiple, "line {line}: {puzzle}");
+        let solution = unique.solution.expect("a solution");
+        assert!(solution.solves(puzzle), "line {line}: {solution}");
+        let first = solve(puzzle, &FIRST);
+        assert_eq!(first.verdict, Verdict::Solved, "line {line}: {puzzle}");
+        assert!(first.solution.is_some_and(|s| s.solves(puzzle)));
+    }
+    // The fast path's verdicts, proved independently on a few: a second solution exists.
+    for (line, puzzle) in puzzles.iter().step_by(100) {
+        let outcome = solve(puzzle, &UNIQUE);
+        let solution = outcome.solution.expect("a solution");
+        assert!(
+            second_solution(puzzle, &solution).is_some(),
+            "line {line}: {puzzle}"
+        );
     }
 }
 
@@ -488,6 +517,48 @@ fn fast_and_general_paths_agree() {
         let fast = solve(&puzzle, &UNIQUE);
         let general = solve_generic(&puzzle, &UNIQUE);
         assert_eq!(fast.verdict, general.verdict, "{puzzle}");
+    }
+}
+
+/// Asserts that the code path chosen for this CPU and the portable one give the same outcome, guess
+/// for guess, in both modes.
+fn assert_paths_agree(what: &str, puzzle: &Grid) {
+    for options in [UNIQUE, FIRST] {
+        assert_eq!(
+            solve(puzzle, &options),
+            solve_portable(puzzle, &options),
+            "{what}: {puzzle} ({:?}) on {}",
+            options.mode,
+            code_path()
+        );
+    }
+}
+
+/// The x86-64-v3 path (taken on a CPU that has it, as on CI's) against the portable one: every
+/// committed sample and random puzzles with one, several or no solutions. On a CPU without it both
+/// sides are the portable path and the test proves nothing more.
+#[test]
+fn cpu_specific_and_portable_paths_agree() {
+    for name in [
+        "17_clue_sample.txt",
+        "forum_hardest_1905_11plus_sample.txt",
+        "17_clue_minus_one_sample.txt",
+    ] {
+        for (line, puzzle) in sample(name) {
+            assert_paths_agree(&format!("{name}:{line}"), &puzzle);
+        }
+    }
+    let mut rng = Rng(0xC0DE_9A7B);
+    for round in 0..300 {
+        let blanks = 40 + rng.below(42);
+        let (_, puzzle) = random_puzzle(rng.next(), blanks);
+        assert_paths_agree(&format!("random puzzle {round}"), &puzzle);
+        let mut cells = vec![0u8; 81];
+        for _ in 0..(10 + rng.below(30)) {
+            cells[rng.below(81)] = 1 + rng.below(9) as u8;
+        }
+        let puzzle = Grid::from_cells(Shape::NINE, cells).expect("valid cells");
+        assert_paths_agree(&format!("random givens {round}"), &puzzle);
     }
 }
 

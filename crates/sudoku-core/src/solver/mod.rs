@@ -86,6 +86,22 @@ pub fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
     }
 }
 
+/// Solves `puzzle` as [`solve`] does, but a 9x9 grid on the portable code path whatever the CPU: the
+/// reference the CPU-specific path is tested against, and the yardstick for what it gains.
+pub fn solve_portable(puzzle: &Grid, options: &Options<'_>) -> Outcome {
+    if puzzle.shape() == Shape::NINE {
+        nine::solve_portable(puzzle, options)
+    } else {
+        generic::solve(puzzle, options)
+    }
+}
+
+/// Which code path [`solve`] takes for 9x9 grids on this CPU (chosen at run time), for reports such
+/// as the `bench` header.
+pub fn code_path() -> &'static str {
+    nine::code_path()
+}
+
 /// Solves `puzzle` with the general search whatever its shape: slower, but simple enough to serve as
 /// an independent oracle when testing the fast path.
 pub fn solve_generic(puzzle: &Grid, options: &Options<'_>) -> Outcome {

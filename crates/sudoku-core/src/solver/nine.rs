@@ -37,6 +37,13 @@
 //! the first candidate removed), then places the first candidate.
 //! Backtracking pops the copy. There is no recursion, and the stack is kept per thread between solves,
 //! so steady-state solving does not allocate.
+//!
+//! # Code paths
+//!
+//! The search is compiled twice: for x86-64-v3 (BMI2's `pext` gathers a word's live segments in one
+//! instruction; BMI1, POPCNT and LZCNT serve the bit loops) and portably. [`solve`] picks at run time,
+//! so the default build is as fast as a `target-cpu=native` one on any recent x86-64 CPU. The two
+//! paths take the same decisions; the tests check they give the same outcomes, guess for guess.
 
 use super::{Limiter, Mode, Options, Outcome};
 use crate::grid::{Grid, Shape};
@@ -149,20 +156,18 @@ static PEERS_IN_BAND: [u32; 27] = {
     table
 };
 
-/// The live (row, box) segments of a band word, bit `row * 3 + box`.
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+/// The live (row, box) segments of a band word, bit `row * 3 + box`. `BMI2` says whether the caller
+/// runs on a CPU with BMI2 (see [`solve`]): one `pext` then replaces three table look-ups.
 #[inline(always)]
-fn segments(word: u32) -> usize {
-    // Bit 3k of `any` is set when segment k holds a bit; one `pext` gathers the nine of them.
-    let any = word | word >> 1 | word >> 2;
-    // SAFETY: `pext` needs BMI2, which the cfg above makes sure the build targets.
-    (unsafe { core::arch::x86_64::_pext_u32(any, 0o111_111_111) }) as usize
-}
-
-/// The live (row, box) segments of a band word, bit `row * 3 + box`.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-#[inline(always)]
-fn segments(word: u32) -> usize {
+fn segments<const BMI2: bool>(word: u32) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if BMI2 {
+        // Bit 3k of `any` is set when segment k holds a bit; one `pext` gathers the nine of them.
+        let any = word | word >> 1 | word >> 2;
+        // SAFETY: `segments::<true>` is only reached from `search_v3`, which `solve` calls only after
+        // checking at run time that the CPU has BMI2.
+        return (unsafe { core::arch::x86_64::_pext_u32(any, 0o111_111_111) }) as usize;
+    }
     usize::from(BOXES_OF_ROW[(word & ROW) as usize])
         | usize::from(BOXES_OF_ROW[((word >> 9) & ROW) as usize]) << 3
         | usize::from(BOXES_OF_ROW[(word >> 18) as usize]) << 6
@@ -280,14 +285,14 @@ impl State {
     /// Runs band consistency on every changed word (lowest index first) until none changes; false on a
     /// contradiction.
     #[inline(always)]
-    fn settle_bands(&mut self) -> bool {
+    fn settle_bands<const BMI2: bool>(&mut self) -> bool {
         // The work list lives in a local: the next word to look at should not wait on a store.
         let mut dirty = self.unbanded;
         while dirty != 0 {
             let i = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
             let old = self.cand[i];
-            let word = old & PERMUTATION_CELLS[segments(old)];
+            let word = old & PERMUTATION_CELLS[segments::<BMI2>(old)];
             if word == 0 {
                 return false;
             }
@@ -414,9 +419,9 @@ impl State {
 
     /// Propagates to a fixed point; false on a contradiction.
     #[inline(always)]
-    fn propagate(&mut self) -> bool {
+    fn propagate<const BMI2: bool>(&mut self) -> bool {
         loop {
-            if !self.settle_bands() {
+            if !self.settle_bands::<BMI2>() {
                 return false;
             }
             match self.naked_singles() {
@@ -624,18 +629,78 @@ std::thread_local! {
     static STACK: std::cell::Cell<Vec<State>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// Solves a 9x9 `puzzle` (the caller has checked the shape).
+/// Solves a 9x9 `puzzle` (the caller has checked the shape) on the best code path this CPU offers.
+///
+/// The choice is made at run time, so the portable binary that `cargo build --release`, `cargo install`
+/// and the Dockerfile produce runs as fast as one built with `-C target-cpu=native`: on an x86-64 CPU
+/// with the x86-64-v3 instructions (AVX2, BMI1/2, LZCNT, POPCNT: Intel Haswell, AMD Excavator and
+/// later) the search is compiled for them; anywhere else the portable path runs. Both paths make the
+/// same decisions, so they give the same outcome, guess for guess.
 pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
+    with_stack(|stack| {
+        #[cfg(target_arch = "x86_64")]
+        if has_v3() {
+            // SAFETY: the CPU has every feature `search_v3` is compiled for.
+            return unsafe { search_v3(puzzle, options, stack) };
+        }
+        search::<false>(puzzle, options, stack)
+    })
+}
+
+/// Solves a 9x9 `puzzle` on the portable path whatever the CPU: the reference the fast path is tested
+/// against.
+pub(super) fn solve_portable(puzzle: &Grid, options: &Options<'_>) -> Outcome {
+    with_stack(|stack| search::<false>(puzzle, options, stack))
+}
+
+/// The code path [`solve`] takes on this CPU, for reports.
+pub(super) fn code_path() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if has_v3() {
+        return "x86-64-v3 (AVX2, BMI2), chosen at run time";
+    }
+    "portable"
+}
+
+/// Whether this CPU has the instructions [`search_v3`] is compiled for. The standard library caches
+/// the answer, so asking costs a few loads.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn has_v3() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("popcnt")
+}
+
+/// [`search`] compiled for x86-64-v3: `pext` for band consistency, `tzcnt`/`blsr`/`popcnt` for the
+/// bit loops, AVX2 where the compiler vectorizes. Everything it calls is `#[inline(always)]`, so the
+/// whole search is compiled with these features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn search_v3(puzzle: &Grid, options: &Options<'_>, stack: &mut Vec<State>) -> Outcome {
+    search::<true>(puzzle, options, stack)
+}
+
+/// Runs `f` on this thread's guess stack, cleared.
+#[inline(always)]
+fn with_stack(f: impl FnOnce(&mut Vec<State>) -> Outcome) -> Outcome {
     let mut stack = STACK.take();
     stack.clear();
     stack.reserve(32);
-    let outcome = search(puzzle, options, &mut stack);
+    let outcome = f(&mut stack);
     STACK.set(stack);
     outcome
 }
 
-/// The search of [`solve`], on a cleared guess `stack`.
-fn search(puzzle: &Grid, options: &Options<'_>, stack: &mut Vec<State>) -> Outcome {
+/// The search of [`solve`], on a cleared guess `stack`; `BMI2` says whether the CPU has BMI2.
+#[inline(always)]
+fn search<const BMI2: bool>(
+    puzzle: &Grid,
+    options: &Options<'_>,
+    stack: &mut Vec<State>,
+) -> Outcome {
     let mut limiter = Limiter::new(options);
     let wanted = match options.mode {
         Mode::ProveUnique => 2,
@@ -647,7 +712,7 @@ fn search(puzzle: &Grid, options: &Options<'_>, stack: &mut Vec<State>) -> Outco
     let mut first: Option<[u8; 81]> = None;
     let mut solutions = 0u32;
     loop {
-        if state.propagate() {
+        if state.propagate::<BMI2>() {
             if state.is_solved() {
                 solutions += 1;
                 if first.is_none() {
