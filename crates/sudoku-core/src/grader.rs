@@ -41,6 +41,22 @@ pub struct Options<'a> {
     pub cancel: Option<&'a AtomicBool>,
 }
 
+impl<'a> Options<'a> {
+    /// A fresh search context for a puzzle whose unique solution is `solution`.
+    pub(crate) fn context<'b>(&self, solution: &'b Grid) -> Context<'b>
+    where
+        'a: 'b,
+    {
+        Context {
+            explain: self.explain,
+            solution: solution.cells(),
+            budget: self.budget,
+            exhausted: false,
+            cancel: self.cancel,
+        }
+    }
+}
+
 impl Default for Options<'_> {
     fn default() -> Self {
         Options {
@@ -192,13 +208,7 @@ pub fn grade(puzzle: &Grid, solution: &Grid, options: &Options<'_>) -> Result<Gr
         return Err(GradeError::WrongSolution);
     }
     let mut board = Board::new(puzzle).ok_or(GradeError::WrongSolution)?;
-    let mut ctx = Context {
-        explain: options.explain,
-        solution: solution.cells(),
-        budget: options.budget,
-        exhausted: false,
-        cancel: options.cancel,
-    };
+    let mut ctx = options.context(solution);
     let mut steps = Vec::new();
     while let Some(step) = next_step(&board, &mut ctx)? {
         board.apply(&step.placements, &step.eliminations);

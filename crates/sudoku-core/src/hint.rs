@@ -5,7 +5,7 @@
 use crate::candidates::{Board, Candidate};
 use crate::grader::{GradeError, Options, next_step};
 use crate::grid::Grid;
-use crate::strategy::{Context, Step};
+use crate::strategy::Step;
 
 /// What a hint says about a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,13 +51,7 @@ pub fn hint(
         return Ok(Hint::Solved);
     }
     let mut board = Board::new(&board_grid).ok_or(GradeError::WrongSolution)?;
-    let mut ctx = Context {
-        explain: options.explain,
-        solution: solution.cells(),
-        budget: options.budget,
-        exhausted: false,
-        cancel: options.cancel,
-    };
+    let mut ctx = options.context(solution);
     let mut steps = Vec::new();
     while let Some(step) = next_step(&board, &mut ctx)? {
         board.apply(&step.placements, &step.eliminations);
