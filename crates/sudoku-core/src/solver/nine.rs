@@ -597,18 +597,51 @@ impl State {
     }
 
     /// The state after placing the givens, or `None` if two givens clash.
+    ///
+    /// Builds every word at once from each digit's givens rather than placing them one by one
+    /// (callgrind: about 1.6% fewer instructions over a whole solve of the several-solutions set).
+    /// The result is the state [`State::place`] would leave: a given keeps only its own digit, and
+    /// each digit loses its givens' columns, and their rows and boxes in their band.
     fn from_givens(givens: &[u8]) -> Option<State> {
-        let mut state = State::OPEN;
+        let mut placed = [0u32; 27];
+        let mut taken = [0u32; 3];
         for (index, &value) in givens.iter().enumerate().take(81) {
             if value == 0 || value > 9 {
                 continue;
             }
             let (band, cell) = (index / 27, 1u32 << (index % 27));
-            let digit = usize::from(value - 1);
-            if state.cand[digit * 3 + band] & cell == 0 {
+            placed[usize::from(value - 1) * 3 + band] |= cell;
+            taken[band] |= cell;
+        }
+        let mut state = State::OPEN;
+        for d in 0..9 {
+            let base = d * 3;
+            let words = [placed[base], placed[base + 1], placed[base + 2]];
+            // Two givens of one digit in a row, a column or a box clash.
+            let mut clash = 0u32;
+            let mut all_columns = 0u32;
+            for &word in &words {
+                let (r0, r1, r2) = (word & ROW, (word >> 9) & ROW, word >> 18);
+                clash |= (r0 & r1) | (r0 & r2) | (r1 & r2) | (all_columns & (r0 | r1 | r2));
+                all_columns |= r0 | r1 | r2;
+                for k in 0..3 {
+                    let row = word & (ROW << (9 * k));
+                    let block = word & (BOX0 << (3 * k));
+                    clash |= (row & row.wrapping_sub(1)) | (block & block.wrapping_sub(1));
+                }
+            }
+            if clash != 0 {
                 return None;
             }
-            state.place(digit, band, cell);
+            let column_cells = all_columns * COLUMN_SPREAD;
+            for (band, &word) in words.iter().enumerate() {
+                let boxes = BOX_CELLS[usize::from(BOXES_OF_ROW[columns(word) as usize])];
+                state.cand[base + band] =
+                    (BAND & !taken[band] & !column_cells & !rows_of(word) & !boxes) | word;
+            }
+        }
+        for band in 0..3 {
+            state.unsolved[band] = BAND & !taken[band];
         }
         Some(state)
     }
