@@ -359,7 +359,7 @@ impl State {
     /// direction. Then a column whose candidates lie in one cell is a hidden single. `Some(true)` if
     /// anything changed, `None` on a contradiction.
     #[inline(always)]
-    fn stacks_and_columns(&mut self) -> Option<bool> {
+    fn stacks_and_columns<const BMI2: bool>(&mut self) -> Option<bool> {
         let mut changed = false;
         for d in 0..9 {
             let base = d * 3;
@@ -371,18 +371,42 @@ impl State {
             let words = [self.cand[base], self.cand[base + 1], self.cand[base + 2]];
             let cols = [columns(words[0]), columns(words[1]), columns(words[2])];
             let mut allowed = [0u32; 3];
-            for stack in 0..3 {
-                let shift = 3 * stack;
-                let live = ((cols[0] >> shift) & 7)
-                    | ((cols[1] >> shift) & 7) << 3
-                    | ((cols[2] >> shift) & 7) << 6;
-                let segments = u32::from(PERMUTATION_SEGMENTS[live as usize]);
-                if segments == 0 {
-                    return None;
+            #[cfg(target_arch = "x86_64")]
+            if BMI2 {
+                // The three column sets side by side (bit `band * 9 + column`): one `pext` per stack
+                // gathers its (band, column) pattern, one `pdep` spreads the allowed segments back.
+                // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only after
+                // checking at run time that the CPU has BMI2.
+                unsafe {
+                    use core::arch::x86_64::{_pdep_u32, _pext_u32};
+                    let all = cols[0] | cols[1] << 9 | cols[2] << 18;
+                    let mut spread = 0u32;
+                    for stack in 0..3 {
+                        let mask = (0b111 * COLUMN_SPREAD) << (3 * stack);
+                        let live = _pext_u32(all, mask);
+                        let segments = u32::from(PERMUTATION_SEGMENTS[live as usize]);
+                        if segments == 0 {
+                            return None;
+                        }
+                        spread |= _pdep_u32(segments, mask);
+                    }
+                    allowed = [spread & ROW, (spread >> 9) & ROW, spread >> 18];
                 }
-                allowed[0] |= (segments & 7) << shift;
-                allowed[1] |= ((segments >> 3) & 7) << shift;
-                allowed[2] |= ((segments >> 6) & 7) << shift;
+            }
+            if !BMI2 || cfg!(not(target_arch = "x86_64")) {
+                for stack in 0..3 {
+                    let shift = 3 * stack;
+                    let live = ((cols[0] >> shift) & 7)
+                        | ((cols[1] >> shift) & 7) << 3
+                        | ((cols[2] >> shift) & 7) << 6;
+                    let segments = u32::from(PERMUTATION_SEGMENTS[live as usize]);
+                    if segments == 0 {
+                        return None;
+                    }
+                    allowed[0] |= (segments & 7) << shift;
+                    allowed[1] |= ((segments >> 3) & 7) << shift;
+                    allowed[2] |= ((segments >> 6) & 7) << shift;
+                }
             }
             let mut once = [0u32; 3];
             let (mut any, mut many) = (0u32, 0u32);
@@ -432,7 +456,7 @@ impl State {
             if self.is_solved() {
                 return true;
             }
-            match self.stacks_and_columns() {
+            match self.stacks_and_columns::<BMI2>() {
                 None => return false,
                 Some(true) => continue,
                 Some(false) => return true,
