@@ -6,8 +6,13 @@
 #   4. grpcurl end to end                  (scripts/e2e-grpcurl.sh)
 #   5. Python grpcio end to end            (scripts/e2e-python.sh)
 #   6. Node grpc-js end to end             (scripts/e2e-node.sh)
+#   7. Go grpc-go end to end               (scripts/e2e-go.sh)
+#   8. C++ gRPC end to end                 (scripts/e2e-cpp.sh)
+#   9. Java grpc-java end to end           (scripts/e2e-java.sh)
 # Each step is time-bounded; each end-to-end step starts its own server on a free loopback port and
-# kills it on exit. Tools install themselves (.venv/, scripts/buf/node_modules, clients/node/node_modules).
+# kills it on exit, and prints the client library versions it tested. Tools install themselves
+# (.venv/, scripts/buf/node_modules, clients/node/node_modules; Debian packages for Go, C++ and Java,
+# through apt-get when run as root); a toolchain that cannot be had fails its step.
 #
 #   bash scripts/ci-clients.sh [path/to/sudoku-grpc]     # default: target/{release,debug}/sudoku-grpc
 set -euo pipefail
@@ -24,6 +29,9 @@ steps=(
     "grpcurl:600:e2e-grpcurl.sh:bin"
     "python:900:e2e-python.sh:bin"
     "node:600:e2e-node.sh:bin"
+    "go:600:e2e-go.sh:bin"
+    "cpp:600:e2e-cpp.sh:bin"
+    "java:600:e2e-java.sh:bin"
 )
 passed=0
 for step in "${steps[@]}"; do

@@ -7,7 +7,9 @@
 # copy's key, an unreadable puzzle), health, and SolveBatch streaming a file of
 # puzzles through `-d @` (one response per puzzle, ids and indexes in order, valid solutions, a bad
 # item answered in place). Also checks /metrics counted those calls, the Docker HEALTHCHECK command,
-# and graceful shutdown on SIGTERM.
+# and graceful shutdown on SIGTERM. Also Grade (the classic puzzle's path in words, replayed to its
+# solution) and Hint (the next step, and a wrong entry answered as a mistake). Generate (20 HARD
+# symmetric puzzles, the same 20 again from the same seed; rotate-90 on 6x6 refused).
 #
 # The commands of the readable part are recorded with their output in target/e2e/grpcurl-session.txt
 # (address shown as 127.0.0.1:50051, the default) for the README.
@@ -136,6 +138,37 @@ session "grpcurl -plaintext -d '{\"puzzle\": \"12x\"}' 127.0.0.1:50051 sudoku.v1
 ((RC == 67)) || { printf '%s\n' "$OUT" >&2; die "unreadable Canonicalize: exit $RC, want 67"; }
 expect_contains "unreadable Canonicalize" "Code: InvalidArgument"
 log "Canonicalize: the key, the transform, the same key when transposed, InvalidArgument for bad text"
+# Grade: the classic puzzle with its path in words; Hint: the next step of a board, and a mistake.
+CLASSIC="53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+session "grpcurl -plaintext -d '{\"puzzle\": \"$CLASSIC\", \"include_steps\": true}' 127.0.0.1:50051 sudoku.v1.SudokuService/Grade"
+expect_ok Grade
+"${CHECK[@]}" grade "$CLASSIC" <<<"$OUT" >&2
+session "grpcurl -plaintext -d '{\"puzzle\": \"$CLASSIC\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Hint"
+expect_ok Hint
+expect_contains Hint '"explanation": "In box 2, 8 fits only in r1c6."'
+WRONG="532.7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+session "grpcurl -plaintext -d '{\"puzzle\": \"$CLASSIC\", \"progress\": \"$WRONG\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Hint"
+expect_ok "Hint with a mistake"
+expect_contains "Hint with a mistake" '"mistakes"'
+session "grpcurl -plaintext -d '{\"puzzle\": \"$BAD\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Grade"
+((RC == 67)) || { printf '%s\n' "$OUT" >&2; die "invalid Grade: exit $RC, want 67"; }
+grep -qiE "Message: .*row 1" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "invalid Grade: message does not name row 1"; }
+log "Grade and Hint: graded path checked, hint and mistake answered, bad puzzle InvalidArgument"
+
+# Generate: 20 hard puzzles with rotate-180 symmetry from seed 42, twice (the same 20 both times);
+# a quarter turn on a 6x6 is INVALID_ARGUMENT.
+GEN_REQ='{"count": 20, "seed": 42, "symmetry": "SYMMETRY_ROTATE_180", "difficulty": "DIFFICULTY_HARD", "minimal": true}'
+session "grpcurl -plaintext -d '$GEN_REQ' 127.0.0.1:50051 sudoku.v1.SudokuService/Generate"
+expect_ok Generate
+FIRST="$OUT"
+(( $(grep -c '"puzzle"' <<<"$FIRST") == 20 )) || { printf '%s\n' "$FIRST" >&2; die "Generate: want 20 puzzles"; }
+(( $(grep -c '"difficulty": "DIFFICULTY_HARD"' <<<"$FIRST") == 20 )) || { printf '%s\n' "$FIRST" >&2; die "Generate: want 20 HARD puzzles"; }
+session "grpcurl -plaintext -d '$GEN_REQ' 127.0.0.1:50051 sudoku.v1.SudokuService/Generate"
+[[ "$OUT" == "$FIRST" ]] || die "Generate: the same seed gave other puzzles"
+session "grpcurl -plaintext -d '{\"box_rows\": 2, \"box_cols\": 3, \"symmetry\": \"SYMMETRY_ROTATE_90\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Generate"
+((RC == 67)) || { printf '%s\n' "$OUT" >&2; die "rotate-90 on 6x6: exit $RC, want 67 (InvalidArgument)"; }
+grep -q "square boxes" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "rotate-90 on 6x6: message does not say square boxes"; }
+log "Generate: 20 HARD rotate-180 puzzles, the same again from the same seed; rotate-90 on 6x6 InvalidArgument"
 
 session "grpcurl -plaintext -d '{\"service\": \"sudoku.v1.SudokuService\"}' 127.0.0.1:50051 grpc.health.v1.Health/Check"
 expect_ok "health Check"

@@ -19,6 +19,9 @@ if [[ ! -e "$stamp" ]]; then
     touch "$stamp"
 fi
 
+log "versions: node $(node --version), @grpc/grpc-js $(node -p "require('$NODE_DIR/node_modules/@grpc/grpc-js/package.json').version")," \
+    "@grpc/proto-loader $(node -p "require('$NODE_DIR/node_modules/@grpc/proto-loader/package.json').version")"
+
 start_server "$BIN" node
 log "node --test clients/node/test against $GRPC_ADDR (node $(node --version))"
 cd "$NODE_DIR"

@@ -12,6 +12,9 @@ BIN="$(resolve_server_bin "${1:-}")"
 shift || true
 ensure_venv "$ROOT/clients/python/requirements.txt"
 
+log "versions: $("$VENV/bin/python" -c 'import sys, grpc, google.protobuf as pb
+print(f"python {sys.version.split()[0]}, grpcio {grpc.__version__}, protobuf {pb.__version__}")')"
+
 start_server "$BIN" python
 log "pytest clients/python against $GRPC_ADDR"
 cd "$ROOT"

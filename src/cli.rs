@@ -66,9 +66,31 @@ enum Command {
     /// backtracking baseline measured in the same run.
     #[command(
         after_help = "Examples:\n  sudoku-grpc bench ../shared/data/17_clue.txt ../shared/data/forum_hardest_1905_11plus.txt\n  \
-                            sudoku-grpc bench --threads 2 tests/data/17_clue_sample.txt"
+                            sudoku-grpc bench --threads 2 tests/data/17_clue_sample.txt\n  \
+                            sudoku-grpc bench --generate --threads 2"
     )]
     Bench(BenchArgs),
+
+    /// Generate fresh puzzles locally, without a server: one per line (with --details, also the
+    /// solution, clue count and seed). The same arguments and seed give what a server gives.
+    #[command(
+        after_help = "Examples:\n  sudoku-grpc generate --count 10 --seed 7 --symmetry rotate-180 --minimal\n  \
+                            sudoku-grpc generate --box 4x4 --details"
+    )]
+    Generate(crate::generate::GenerateArgs),
+    /// Grade puzzles locally the way people solve them: one line per puzzle with its level, its
+    /// rating on the Sudoku Explainer scale and its hardest technique (a `+` after the rating when the
+    /// effort budget ran out and it is a lower bound); `--steps` adds the path in words.
+    #[command(after_help = "Examples:\n  sudoku-grpc grade puzzles.txt\n  \
+                            echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 \
+                            | sudoku-grpc grade --steps")]
+    Grade(GradeArgs),
+
+    /// The next step for a player: from the board (`--progress`, the givens plus their entries; the
+    /// puzzle when absent) to its next placement, in words; or the entries that are wrong.
+    #[command(after_help = "Examples:\n  sudoku-grpc hint \
+                            53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")]
+    Hint(HintArgs),
 
     /// Call a running server: solve one puzzle, or stream a file of puzzles through SolveBatch.
     Client(crate::client::Args),
@@ -107,10 +129,35 @@ struct CanonArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct GradeArgs {
+    /// File of puzzles, one per line; `-` or nothing for stdin.
+    file: Option<PathBuf>,
+    /// Print each puzzle's path, one step a line, after its grade.
+    #[arg(long)]
+    steps: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct HintArgs {
+    /// The puzzle: its givens only.
+    puzzle: String,
+    /// The player's board: the givens plus their entries.
+    #[arg(long)]
+    progress: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
 struct BenchArgs {
     /// Files of puzzles, one per line (`#` lines are comments).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "generate")]
     files: Vec<PathBuf>,
+    /// Benchmark the generator instead: puzzles per second by shape and option, beside a textbook
+    /// generator in the same run.
+    #[arg(long)]
+    generate: bool,
+    /// With --generate: multiplies the number of puzzles made per case.
+    #[arg(long, default_value_t = 1, requires = "generate")]
+    scale: u64,
     /// Solver threads (1 measures single-thread latency; more, throughput, and its ratio to one thread
     /// measured on the same puzzles right after).
     #[arg(long, default_value_t = 1)]
@@ -125,6 +172,10 @@ struct BenchArgs {
     /// force on `--baseline-sample / 10` puzzles per file.
     #[arg(long)]
     canon: bool,
+    /// Benchmark the logic engine (Grade) instead of the solver: time per puzzle, the levels'
+    /// distribution, and the puzzles singles solve in µs each.
+    #[arg(long)]
+    grade: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -152,6 +203,9 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve_lines(&args),
         Command::Canon(args) => canon_lines(&args),
         Command::Bench(args) => bench(args),
+        Command::Generate(args) => crate::generate::run_local(&args),
+        Command::Grade(args) => grade_lines(&args),
+        Command::Hint(args) => hint(&args),
         Command::Client(args) => run_async(crate::client::run(args)),
         Command::Load(args) => run_async(crate::load::run(args)),
         Command::Health(args) => run_async(health(args)),
@@ -188,6 +242,14 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.canon {
         let sample = args.baseline_sample / 10;
         crate::bench::canon::run(&args.files, sample, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.generate {
+        crate::bench_generate::run(args.scale, args.threads, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.grade {
+        crate::grade_bench::run(&args.files, args.threads, &mut std::io::stdout().lock())?;
         return Ok(ExitCode::SUCCESS);
     }
     let options = crate::bench::BenchOptions {
@@ -297,6 +359,64 @@ fn canon_lines(args: &CanonArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn grade_lines(args: &GradeArgs) -> anyhow::Result<ExitCode> {
+    let input = open_input(args.file.as_ref())?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut invalid = 0;
+    for line in input.lines() {
+        let line = line?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let graded = Grid::read_puzzle(text, &Format::default())
+            .map_err(|e| e.to_string())
+            .and_then(|read| crate::service::grade_local(&read.grid, args.steps));
+        match graded {
+            Ok(response) => {
+                writeln!(out, "{}", crate::service::grade_line(&response))?;
+                for step in &response.steps {
+                    writeln!(out, "  {}", crate::service::step_line(step))?;
+                }
+            }
+            Err(e) => {
+                invalid += 1;
+                writeln!(out, "invalid {e}")?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if invalid > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn hint(args: &HintArgs) -> anyhow::Result<ExitCode> {
+    let puzzle = Grid::read_puzzle(&args.puzzle, &Format::default())
+        .map_err(|e| anyhow::anyhow!("invalid puzzle: {e}"))?
+        .grid;
+    let progress = match &args.progress {
+        Some(board) => {
+            let format = Format {
+                shape: Some(puzzle.shape()),
+                symbols: None,
+            };
+            Grid::read(board, &format)
+                .map_err(|e| anyhow::anyhow!("invalid progress: {e}"))?
+                .grid
+        }
+        None => puzzle.clone(),
+    };
+    let response =
+        crate::service::hint_local(&puzzle, &progress).map_err(|e| anyhow::anyhow!(e))?;
+    for line in crate::service::hint_lines(&response) {
+        println!("{line}");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {

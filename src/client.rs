@@ -24,7 +24,9 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::proto::sudoku_service_client::SudokuServiceClient;
-use crate::proto::{CanonicalizeRequest, SolveBatchRequest, SolveRequest, Verdict};
+use crate::proto::{
+    CanonicalizeRequest, GradeRequest, HintRequest, SolveBatchRequest, SolveRequest, Verdict,
+};
 
 /// Puzzles per chunk when a file is spread over several endpoints.
 pub const CHUNK: u64 = 256;
@@ -43,7 +45,8 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
     sudoku-grpc client --server http://10.0.0.7:50051 batch puzzles.txt > solutions.txt\n  \
     sudoku-grpc client canon puzzles.txt > keys.txt\n  \
     sudoku-grpc client --server http://a:50051 --server http://b:50051 batch puzzles.txt\n  \
-    sudoku-grpc client --server http://sudoku-headless.default.svc:50051 batch - < puzzles.txt")]
+    sudoku-grpc client --server http://sudoku-headless.default.svc:50051 batch - < puzzles.txt\n  \
+    sudoku-grpc client generate --count 1000 --seed 7 --symmetry rotate-180 --minimal")]
 pub struct Args {
     /// The server: a URL, or `HOST:PORT` for plain HTTP/2. Repeat (or separate with commas) to spread
     /// a batch over several servers; a host name with several addresses (such as a Kubernetes headless
@@ -80,6 +83,13 @@ pub enum Command {
     /// server; prints `<key> <transform>` per puzzle in order, as the local `canon` command does, or
     /// `invalid <why>`. Exit 1 if any puzzle was invalid.
     Canon(CanonArgs),
+    /// Stream fresh puzzles from the server's Generate, one line each as they arrive.
+    Generate(crate::generate::GenerateArgs),
+    /// Grade one puzzle through the server's Grade call; prints its level, rating and hardest
+    /// technique, and with `--steps` the path in words.
+    Grade(GradeArgs),
+    /// Ask the server's Hint call for the next step of a player's board.
+    Hint(HintArgs),
 }
 
 /// Arguments of `client canon`.
@@ -87,6 +97,26 @@ pub enum Command {
 pub struct CanonArgs {
     /// File of puzzles, one per line; `-` or nothing for stdin.
     pub file: Option<PathBuf>,
+}
+
+/// Arguments of `client grade`.
+#[derive(Debug, clap::Args)]
+pub struct GradeArgs {
+    /// The puzzle.
+    pub puzzle: String,
+    /// Print the path, one step a line.
+    #[arg(long)]
+    pub steps: bool,
+}
+
+/// Arguments of `client hint`.
+#[derive(Debug, clap::Args)]
+pub struct HintArgs {
+    /// The puzzle: its givens only.
+    pub puzzle: String,
+    /// The player's board: the givens plus their entries.
+    #[arg(long, default_value = "")]
+    pub progress: String,
 }
 
 /// Arguments of `client solve`.
@@ -161,6 +191,9 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             Command::Solve(solve) => solve_one(&args, solve).await,
             Command::Batch(batch) => solve_batch(&args, batch).await,
             Command::Canon(canon) => canonicalize_lines(&args, canon).await,
+            Command::Generate(generate) => crate::generate::call(&args, generate).await,
+            Command::Grade(grade) => grade_one(&args, grade).await,
+            Command::Hint(hint) => hint_one(&args, hint).await,
         }
     };
     match args.timeout {
@@ -259,7 +292,7 @@ pub fn describe(status: &tonic::Status) -> String {
 }
 
 /// Adds the call's deadline and request id to `request`.
-fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyhow::Result<()> {
+pub(crate) fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyhow::Result<()> {
     if let Some(timeout) = args.timeout {
         request.set_timeout(timeout);
     }
@@ -420,6 +453,58 @@ async fn canonicalize_lines(args: &Args, canon: &CanonArgs) -> anyhow::Result<Ex
     } else {
         ExitCode::SUCCESS
     })
+}
+
+async fn grade_one(args: &Args, grade: &GradeArgs) -> anyhow::Result<ExitCode> {
+    let endpoints = resolve(&args.servers).await?;
+    let url = &endpoints[0];
+    let mut client = SudokuServiceClient::new(connect(url).await?);
+    let mut request = tonic::Request::new(GradeRequest {
+        puzzle: grade.puzzle.clone(),
+        include_steps: grade.steps,
+        ..Default::default()
+    });
+    decorate(&mut request, args)?;
+    match client.grade(request).await {
+        Ok(answer) => {
+            let answer = answer.into_inner();
+            println!("{}", crate::service::grade_line(&answer));
+            for step in &answer.steps {
+                println!("  {}", crate::service::step_line(step));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(status) if status.code() == tonic::Code::InvalidArgument => {
+            eprintln!("invalid puzzle: {}", status.message());
+            Ok(ExitCode::FAILURE)
+        }
+        Err(status) => Err(anyhow!("{url}: Grade failed: {}", describe(&status))),
+    }
+}
+
+async fn hint_one(args: &Args, hint: &HintArgs) -> anyhow::Result<ExitCode> {
+    let endpoints = resolve(&args.servers).await?;
+    let url = &endpoints[0];
+    let mut client = SudokuServiceClient::new(connect(url).await?);
+    let mut request = tonic::Request::new(HintRequest {
+        puzzle: hint.puzzle.clone(),
+        progress: hint.progress.clone(),
+        ..Default::default()
+    });
+    decorate(&mut request, args)?;
+    match client.hint(request).await {
+        Ok(answer) => {
+            for line in crate::service::hint_lines(&answer.into_inner()) {
+                println!("{line}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(status) if status.code() == tonic::Code::InvalidArgument => {
+            eprintln!("invalid request: {}", status.message());
+            Ok(ExitCode::FAILURE)
+        }
+        Err(status) => Err(anyhow!("{url}: Hint failed: {}", describe(&status))),
+    }
 }
 
 /// Reads puzzle lines from `input` and deals them to `senders` in chunks of [`CHUNK`], numbering

@@ -74,6 +74,11 @@ pub struct ServerConfig {
     pub default_max_guesses: u64,
     /// The most guesses a request may ask for; larger requests are capped to this.
     pub max_guesses_cap: u64,
+    /// The most puzzles one Generate call makes; a larger `count` is capped to this.
+    pub max_generate_count: u32,
+    /// The longest one generated puzzle may take (a rare difficulty, a large grid); past it the call
+    /// ends with RESOURCE_EXHAUSTED naming this budget.
+    pub generate_budget: Duration,
     /// Concurrent streams (RPCs) per HTTP/2 connection.
     pub max_concurrent_streams: u32,
     /// Interval of HTTP/2 keepalive pings to idle clients.
@@ -118,6 +123,8 @@ impl Default for ServerConfig {
             // Generous: the hardest known 9x9 puzzles need a few thousand at most.
             default_max_guesses: 1_000_000,
             max_guesses_cap: 100_000_000,
+            max_generate_count: 10_000,
+            generate_budget: Duration::from_secs(10),
             max_concurrent_streams: 256,
             keepalive_interval: Duration::from_secs(30),
             keepalive_timeout: Duration::from_secs(10),
@@ -267,6 +274,15 @@ pub struct ServeArgs {
     #[arg(long, env = "SUDOKU_MAX_GUESSES_CAP", default_value_t = ServerConfig::default().max_guesses_cap)]
     pub max_guesses_cap: u64,
 
+    /// The most puzzles one Generate call makes; a larger `count` is capped to this.
+    #[arg(long, env = "SUDOKU_MAX_GENERATE_COUNT", default_value_t = ServerConfig::default().max_generate_count)]
+    pub max_generate_count: u32,
+
+    /// The longest one generated puzzle may take (a rare difficulty, a large grid); past it the
+    /// Generate call ends with RESOURCE_EXHAUSTED naming this budget.
+    #[arg(long, env = "SUDOKU_GENERATE_BUDGET", default_value = "10s")]
+    pub generate_budget: humantime::Duration,
+
     /// Concurrent streams (RPCs) per HTTP/2 connection.
     #[arg(long, env = "SUDOKU_MAX_CONCURRENT_STREAMS", default_value_t = ServerConfig::default().max_concurrent_streams)]
     pub max_concurrent_streams: u32,
@@ -341,6 +357,8 @@ impl TryFrom<ServeArgs> for ServerConfig {
             batch_window: args.batch_window,
             default_max_guesses: args.default_max_guesses,
             max_guesses_cap: args.max_guesses_cap,
+            max_generate_count: args.max_generate_count,
+            generate_budget: args.generate_budget.into(),
             max_concurrent_streams: args.max_concurrent_streams,
             keepalive_interval: args.keepalive_interval.into(),
             keepalive_timeout: args.keepalive_timeout.into(),

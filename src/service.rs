@@ -6,6 +6,8 @@ mod canonicalize;
 mod generate;
 mod grade;
 
+pub use grade::{grade_line, grade_local, hint_lines, hint_local, step_line};
+
 use std::collections::VecDeque;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -77,6 +79,10 @@ struct Limits {
     queue_timeout: Duration,
     default_max_guesses: u64,
     max_guesses_cap: u64,
+    /// The most puzzles one Generate call makes.
+    max_generate_count: u32,
+    /// The longest one generated puzzle may take.
+    generate_budget: Duration,
 }
 
 /// The `sudoku.v1.SudokuService` implementation. Cheap to clone: clones share one solver pool, which
@@ -211,6 +217,8 @@ impl Sudoku {
                 queue_timeout: config.queue_timeout,
                 default_max_guesses: config.default_max_guesses,
                 max_guesses_cap: config.max_guesses_cap,
+                max_generate_count: config.max_generate_count.max(1),
+                generate_budget: config.generate_budget,
             },
             metrics,
             pool: Arc::new(pool),

@@ -1,19 +1,15 @@
-// Command solve calls the sudoku-grpc service from Go: one puzzle through Solve, or a file of puzzles
-// (one per line) streamed through SolveBatch, answers printed in order.
+// Command sudoku calls the sudoku-grpc service from Go, one subcommand per RPC:
 //
-// This example is not compiled in this repository's CI: the CI machines have no Go toolchain. It is
-// written against grpc-go's current API (grpc.NewClient, v1.63+) and protoc-gen-go-grpc. To build it:
+//	sudoku [-server HOST:PORT] solve PUZZLE
+//	sudoku [-server HOST:PORT] batch FILE|-        # one puzzle per line, streamed through SolveBatch
+//	sudoku [-server HOST:PORT] grade PUZZLE
+//	sudoku [-server HOST:PORT] hint PUZZLE [PROGRESS]
+//	sudoku [-server HOST:PORT] generate [COUNT]
+//	sudoku [-server HOST:PORT] canonicalize PUZZLE
 //
-//	go install google.golang.org/protobuf/cmd/protoc-gen-go@latest
-//	go install google.golang.org/grpc/cmd/protoc-gen-go-grpc@latest
-//	cd clients/go
-//	buf generate        # or: protoc -I ../../proto --go_out=. --go_opt=module=sudoku-grpc \
-//	                    #       --go-grpc_out=. --go-grpc_opt=module=sudoku-grpc sudoku/v1/sudoku.proto
-//	go mod tidy
-//	go run . -server localhost:50051 '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79'
-//	go run . -server localhost:50051 -batch puzzles.txt
-//
-// With -server dns:///sudoku-grpc-headless.NAMESPACE.svc.cluster.local:50051 (a Kubernetes headless
+// The stubs are generated from proto/ at build time (scripts/e2e-go.sh shows how); nothing generated is
+// committed. It builds with Debian's grpc-go 1.33 in GOPATH mode and with current grpc-go modules, so it
+// uses grpc.Dial (grpc.NewClient needs v1.63+). With -server dns:///NAME:PORT (a Kubernetes headless
 // Service) the client resolves every pod and spreads calls over them with round_robin.
 package main
 
@@ -31,8 +27,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/encoding/gzip" // importing it registers the gzip compressor
 	"google.golang.org/grpc/status"
 
 	sudokuv1 "sudoku-grpc/gen/go/sudoku/v1"
@@ -40,106 +34,158 @@ import (
 
 func main() {
 	server := flag.String("server", "localhost:50051", "gRPC target; dns:///NAME:PORT balances over every address")
-	batch := flag.String("batch", "", "stream this file (- for stdin) through SolveBatch")
-	useGzip := flag.Bool("gzip", false, "compress requests with gzip")
 	timeout := flag.Duration("timeout", time.Minute, "deadline for the whole call")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: sudoku [-server TARGET] [-timeout D] solve|batch|grade|hint|generate|canonicalize ARGS")
+		flag.PrintDefaults()
+	}
 	flag.Parse()
-	if (*batch == "") == (flag.NArg() == 0) {
-		fmt.Fprintln(os.Stderr, "usage: solve [-server TARGET] [-gzip] (PUZZLE | -batch FILE|-)")
+	if flag.NArg() == 0 {
+		flag.Usage()
 		os.Exit(64)
 	}
 
-	conn, err := grpc.NewClient(*server,
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		// One connection per resolved address, calls spread over them (pick_first would use one).
-		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig": [{"round_robin": {}}]}`),
-	)
+	conn, err := dial(*server)
 	if err != nil {
 		log.Fatalf("client for %s: %v", *server, err)
 	}
 	defer conn.Close()
 	client := sudokuv1.NewSudokuServiceClient(conn)
-
-	var opts []grpc.CallOption
-	if *useGzip {
-		opts = append(opts, grpc.UseCompressor(gzip.Name))
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 
-	if *batch == "" {
-		resp, err := client.Solve(ctx, &sudokuv1.SolveRequest{Puzzle: flag.Arg(0)}, opts...)
-		if err != nil {
-			st := status.Convert(err) // e.g. InvalidArgument with a message naming the clash
-			log.Fatalf("%s: %s", st.Code(), st.Message())
+	if err := run(ctx, client, flag.Arg(0), flag.Args()[1:]); err != nil {
+		if st, ok := status.FromError(err); ok {
+			log.Fatalf("%s: %s", st.Code(), st.Message()) // e.g. InvalidArgument naming the clash
 		}
-		fmt.Println(resp.GetVerdict(), resp.GetSolution())
-		return
-	}
-
-	in := os.Stdin
-	if *batch != "-" {
-		if in, err = os.Open(*batch); err != nil {
-			log.Fatal(err)
-		}
-		defer in.Close()
-	}
-	stream, err := client.SolveBatch(ctx, opts...)
-	if err != nil {
 		log.Fatal(err)
 	}
-	// Send from a goroutine so sending and receiving overlap: the server answers in order as it
-	// goes, and stops reading when we stop reading (back-pressure), so sending everything first
-	// could stall on a large file.
+}
+
+// dial opens a channel to target: plaintext, one connection per resolved address, calls spread over them
+// (pick_first would use one).
+func dial(target string) (*grpc.ClientConn, error) {
+	return grpc.Dial(target,
+		grpc.WithInsecure(), //nolint:staticcheck // insecure.NewCredentials needs grpc-go 1.34+
+		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig": [{"round_robin": {}}]}`),
+	)
+}
+
+// arg is the i-th argument of a subcommand, or def when it has fewer.
+func arg(args []string, i int, def string) string {
+	if i < len(args) {
+		return args[i]
+	}
+	return def
+}
+
+func run(ctx context.Context, client sudokuv1.SudokuServiceClient, command string, args []string) error {
+	switch command {
+	case "solve":
+		resp, err := client.Solve(ctx, &sudokuv1.SolveRequest{Puzzle: arg(args, 0, "")})
+		if err != nil {
+			return err
+		}
+		fmt.Println(resp.GetVerdict(), resp.GetSolution())
+	case "batch":
+		return solveBatch(ctx, client, arg(args, 0, "-"))
+	case "grade":
+		resp, err := client.Grade(ctx, &sudokuv1.GradeRequest{Puzzle: arg(args, 0, "")})
+		if err != nil {
+			return err
+		}
+		fmt.Println(resp.GetVerdict(), resp.GetDifficulty(), resp.GetRating(), resp.GetHardestTechnique())
+	case "hint":
+		resp, err := client.Hint(ctx, &sudokuv1.HintRequest{Puzzle: arg(args, 0, ""), Progress: arg(args, 1, "")})
+		if err != nil {
+			return err
+		}
+		for _, m := range resp.GetMistakes() {
+			fmt.Printf("mistake: %s at r%dc%d\n", m.GetSymbol(), m.GetRow()+1, m.GetCol()+1)
+		}
+		for _, step := range resp.GetSteps() {
+			fmt.Println(step.GetTechnique(), step.GetExplanation())
+		}
+		if resp.GetSolved() {
+			fmt.Println("solved")
+		}
+	case "generate":
+		count, err := strconv.ParseUint(arg(args, 0, "1"), 10, 32)
+		if err != nil {
+			return fmt.Errorf("count: %w", err)
+		}
+		stream, err := client.Generate(ctx, &sudokuv1.GenerateRequest{Count: uint32(count)})
+		if err != nil {
+			return err
+		}
+		for {
+			resp, err := stream.Recv()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Println(resp.GetPuzzle(), resp.GetDifficulty(), resp.GetRating())
+		}
+	case "canonicalize":
+		resp, err := client.Canonicalize(ctx, &sudokuv1.CanonicalizeRequest{Puzzle: arg(args, 0, "")})
+		if err != nil {
+			return err
+		}
+		fmt.Println(resp.GetCanonical(), resp.GetTransform())
+	default:
+		return fmt.Errorf("unknown command %q", command)
+	}
+	return nil
+}
+
+// solveBatch streams a file of puzzles through SolveBatch and prints the answers in order.
+func solveBatch(ctx context.Context, client sudokuv1.SudokuServiceClient, path string) error {
+	in := os.Stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	stream, err := client.SolveBatch(ctx)
+	if err != nil {
+		return err
+	}
+	// Send from a goroutine so sending and receiving overlap: the server answers in order as it goes and
+	// stops reading when we stop reading (back-pressure), so sending everything first could stall.
 	sent := make(chan error, 1)
 	go func() { sent <- sendAll(stream, in) }()
-
-	counts := map[sudokuv1.Verdict]int{}
 	for {
 		resp, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			st := status.Convert(err)
-			log.Fatalf("SolveBatch: %s: %s", st.Code(), st.Message())
+			return err
 		}
-		counts[resp.GetVerdict()]++
 		answer := resp.GetSolution()
 		if resp.GetVerdict() == sudokuv1.Verdict_VERDICT_INVALID {
 			answer = resp.GetError()
 		}
 		fmt.Println(resp.GetId(), resp.GetVerdict(), answer)
 	}
-	if err := <-sent; err != nil {
-		log.Fatal(err)
-	}
-	var summary []string
-	for v := sudokuv1.Verdict_VERDICT_UNIQUE; v <= sudokuv1.Verdict_VERDICT_LIMIT_REACHED; v++ {
-		if counts[v] > 0 {
-			summary = append(summary, fmt.Sprintf("%d %s", counts[v], v))
-		}
-	}
-	fmt.Fprintln(os.Stderr, strings.Join(summary, ", "))
-	if counts[sudokuv1.Verdict_VERDICT_INVALID] > 0 {
-		os.Exit(1)
-	}
+	return <-sent
 }
 
-// sendAll streams one request per non-empty, non-comment line (the line number as its id), then
-// closes the sending side.
-func sendAll(stream interface {
-	Send(*sudokuv1.SolveBatchRequest) error
-	CloseSend() error
-}, in io.Reader) error {
+// sendAll streams one request per non-empty, non-comment line (the line number as its id), then closes
+// the sending side.
+func sendAll(stream sudokuv1.SudokuService_SolveBatchClient, in io.Reader) error {
 	scanner := bufio.NewScanner(in)
 	for line := 1; scanner.Scan(); line++ {
 		puzzle := strings.TrimSpace(scanner.Text())
 		if puzzle == "" || strings.HasPrefix(puzzle, "#") {
 			continue
 		}
-		req := &sudokuv1.SolveBatchRequest{Id: strconv.Itoa(line), Puzzle: puzzle}
-		if err := stream.Send(req); err != nil {
+		if err := stream.Send(&sudokuv1.SolveBatchRequest{Id: strconv.Itoa(line), Puzzle: puzzle}); err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil // the stream ended early; Recv reports why
 			}

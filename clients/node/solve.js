@@ -5,6 +5,7 @@
 //   node solve.js '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79'
 //   node solve.js --batch puzzles.txt            # one puzzle per line, streamed through SolveBatch
 //   node solve.js --server dns:///sudoku-grpc-headless.default.svc.cluster.local:50051 --batch -
+//   node solve.js --grade PUZZLE | --hint PUZZLE | --canonicalize PUZZLE | --generate COUNT
 //
 // The stubs are built from proto/ at run time by @grpc/proto-loader: nothing generated is checked in.
 // A dns:/// target with several addresses (a Kubernetes headless Service) is balanced per call with
@@ -45,12 +46,41 @@ function deadline(seconds) {
   return new Date(Date.now() + seconds * 1000);
 }
 
-/** Solve one puzzle: resolves to { verdict, solution, stats }, rejects with a grpc ServiceError. */
-function solve(client, puzzle, { skipUniquenessCheck = false, timeoutSeconds = 60 } = {}) {
+/** Calls a unary RPC: resolves to its reply, rejects with a grpc ServiceError. */
+function unary(client, method, request, timeoutSeconds = 60) {
   return new Promise((resolve, reject) => {
-    client.Solve({ puzzle, skipUniquenessCheck }, { deadline: deadline(timeoutSeconds) }, (err, reply) =>
-      err ? reject(err) : resolve(reply),
-    );
+    client[method](request, { deadline: deadline(timeoutSeconds) }, (err, reply) => (err ? reject(err) : resolve(reply)));
+  });
+}
+
+/** Solve one puzzle: resolves to { verdict, solution, stats }. */
+function solve(client, puzzle, { skipUniquenessCheck = false, timeoutSeconds = 60 } = {}) {
+  return unary(client, 'Solve', { puzzle, skipUniquenessCheck }, timeoutSeconds);
+}
+
+/** Grade a puzzle: resolves to { verdict, difficulty, rating, hardestTechnique, techniques, steps, ... }. */
+function grade(client, puzzle, { includeSteps = false, timeoutSeconds = 60 } = {}) {
+  return unary(client, 'Grade', { puzzle, includeSteps }, timeoutSeconds);
+}
+
+/** The next step from the player's board (`progress`, empty: the puzzle): { verdict, steps, mistakes, solved }. */
+function hint(client, puzzle, progress = '', { timeoutSeconds = 60 } = {}) {
+  return unary(client, 'Hint', { puzzle, progress }, timeoutSeconds);
+}
+
+/** The min-lex form of a 9x9 puzzle: { canonical, transform }. */
+function canonicalize(client, puzzle, { timeoutSeconds = 60 } = {}) {
+  return unary(client, 'Canonicalize', { puzzle }, timeoutSeconds);
+}
+
+/** Generate puzzles (a GenerateRequest: { count, seed, difficulty, ... }): resolves to every answer. */
+function generate(client, request, { timeoutSeconds = 300 } = {}) {
+  return new Promise((resolve, reject) => {
+    const replies = [];
+    const call = client.Generate(request, { deadline: deadline(timeoutSeconds) });
+    call.on('data', (reply) => replies.push(reply));
+    call.on('error', reject);
+    call.on('end', () => resolve(replies));
   });
 }
 
@@ -86,19 +116,43 @@ async function readPuzzles(file) {
 }
 
 async function main(argv) {
-  const args = { server: 'localhost:50051', gzip: false, batch: null, puzzle: null };
+  const args = { server: 'localhost:50051', gzip: false, batch: null, puzzle: null, rpc: 'solve' };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--server') args.server = argv[++i];
     else if (argv[i] === '--batch') args.batch = argv[++i];
     else if (argv[i] === '--gzip') args.gzip = true;
+    else if (['--grade', '--hint', '--canonicalize', '--generate'].includes(argv[i])) args.rpc = argv[i].slice(2);
     else args.puzzle = argv[i];
   }
   if ((args.puzzle === null) === (args.batch === null)) {
-    console.error('usage: node solve.js [--server HOST:PORT] [--gzip] (PUZZLE | --batch FILE|-)');
+    console.error('usage: node solve.js [--server HOST:PORT] [--gzip] [--grade|--hint|--canonicalize] PUZZLE');
+    console.error('       node solve.js [--server HOST:PORT] [--gzip] --batch FILE|-');
+    console.error('       node solve.js [--server HOST:PORT] --generate COUNT');
     return 64;
   }
   const client = createClient(args.server, { gzip: args.gzip });
   try {
+    if (args.rpc === 'grade') {
+      const reply = await grade(client, args.puzzle);
+      console.log(reply.verdict, reply.difficulty, reply.rating, reply.hardestTechnique);
+      return 0;
+    }
+    if (args.rpc === 'hint') {
+      const reply = await hint(client, args.puzzle);
+      for (const step of reply.steps) console.log(step.technique, step.explanation);
+      return 0;
+    }
+    if (args.rpc === 'canonicalize') {
+      const reply = await canonicalize(client, args.puzzle);
+      console.log(reply.canonical, reply.transform);
+      return 0;
+    }
+    if (args.rpc === 'generate') {
+      for (const reply of await generate(client, { count: Number(args.puzzle) })) {
+        console.log(reply.puzzle, reply.difficulty, reply.rating);
+      }
+      return 0;
+    }
     if (args.puzzle !== null) {
       const reply = await solve(client, args.puzzle);
       console.log(reply.verdict, reply.solution);
@@ -121,7 +175,7 @@ async function main(argv) {
   }
 }
 
-module.exports = { loadSudoku, createClient, solve, solveBatch };
+module.exports = { loadSudoku, createClient, solve, solveBatch, grade, hint, canonicalize, generate };
 
 if (require.main === module) {
   main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -5,6 +5,8 @@
     python clients/python/solve.py '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79'
     python clients/python/solve.py --batch puzzles.txt          # one puzzle per line, streamed
     python clients/python/solve.py --server dns:///sudoku-grpc-headless.default.svc.cluster.local:50051 --batch -
+    python clients/python/solve.py --grade PUZZLE       # or --hint PUZZLE, --canonicalize PUZZLE
+    python clients/python/solve.py --generate 5         # five fresh puzzles, streamed
 
 The stubs are built from proto/ when the script starts (grpc.protos_and_services, from grpcio-tools),
 so nothing generated is checked in; `--proto-dir` points at another copy of the proto folder. A `dns:///`
@@ -41,12 +43,17 @@ def main(argv=None):
     parser.add_argument("puzzle", nargs="?", help="a puzzle: 81 cells, digits for givens, . or 0 for blanks")
     parser.add_argument("--server", default="localhost:50051", help="gRPC target (default: %(default)s)")
     parser.add_argument("--batch", metavar="FILE", help="stream FILE (or - for stdin) through SolveBatch")
+    rpc = parser.add_mutually_exclusive_group()
+    rpc.add_argument("--grade", action="store_true", help="grade PUZZLE the way people solve it")
+    rpc.add_argument("--hint", action="store_true", help="the next step for PUZZLE")
+    rpc.add_argument("--canonicalize", action="store_true", help="the min-lex form of PUZZLE")
+    rpc.add_argument("--generate", type=int, metavar="COUNT", help="generate COUNT fresh puzzles")
     parser.add_argument("--skip-uniqueness-check", action="store_true", help="stop at the first solution")
     parser.add_argument("--gzip", action="store_true", help="compress requests with gzip")
     parser.add_argument("--timeout", type=float, default=60.0, help="deadline in seconds (default: %(default)s)")
     parser.add_argument("--proto-dir", type=pathlib.Path, default=DEFAULT_PROTO_DIR, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if (args.puzzle is None) == (args.batch is None):
+    if (args.puzzle is None) == (args.batch is None) and args.generate is None:
         parser.error("give either a PUZZLE or --batch FILE")
 
     pb, rpc = load_stubs(args.proto_dir)
@@ -57,6 +64,22 @@ def main(argv=None):
     with grpc.insecure_channel(args.server, options=options, compression=compression) as channel:
         stub = rpc.SudokuServiceStub(channel)
         try:
+            if args.generate is not None:
+                for reply in stub.Generate(pb.GenerateRequest(count=args.generate), timeout=args.timeout):
+                    print(reply.puzzle, pb.Difficulty.Name(reply.difficulty), reply.rating)
+                return 0
+            if args.grade:
+                reply = stub.Grade(pb.GradeRequest(puzzle=args.puzzle), timeout=args.timeout)
+                print(pb.Verdict.Name(reply.verdict), pb.Difficulty.Name(reply.difficulty), reply.rating)
+                return 0
+            if args.hint:
+                for step in stub.Hint(pb.HintRequest(puzzle=args.puzzle), timeout=args.timeout).steps:
+                    print(pb.Technique.Name(step.technique), step.explanation)
+                return 0
+            if args.canonicalize:
+                reply = stub.Canonicalize(pb.CanonicalizeRequest(puzzle=args.puzzle), timeout=args.timeout)
+                print(reply.canonical, reply.transform)
+                return 0
             if args.puzzle is not None:
                 reply = stub.Solve(
                     pb.SolveRequest(puzzle=args.puzzle, skip_uniqueness_check=args.skip_uniqueness_check),

@@ -451,3 +451,118 @@ fn transform_from(data: &[u8]) -> Transform {
     Transform::new(transpose, rows, cols, digits)
         .expect("block permutations and a digit permutation")
 }
+
+/// Grader target: byte 0 picks the shape (4x4, 6x6 both ways, 8x8, 9x9), byte 1 relabels the values
+/// of a fixed solution, and the other bytes' bits say which cells are given (a cell with no byte is
+/// given). A puzzle the solver finds unique is graded with a small effort budget, and every step is
+/// checked against its solution: a placement is the solution's value in a blank cell, an elimination
+/// removes a candidate that is there and is not the solution's, each step makes progress, and the
+/// path ends in the solution. A hint for a board of some of the solution's values ends in a
+/// placement of the solution's value, and a wrong entry comes back as a mistake.
+pub fn check_grader(data: &[u8]) {
+    use sudoku_core::candidates::Board;
+    use sudoku_core::grader;
+    use sudoku_core::hint::{self, Hint};
+
+    let shapes = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)];
+    let Some(&first) = data.first() else { return };
+    let (rows, cols) = shapes[usize::from(first) % shapes.len()];
+    let Some(shape) = Shape::new(rows, cols) else {
+        return;
+    };
+    let options = Options {
+        mode: Mode::FirstSolution,
+        ..Default::default()
+    };
+    let Some(base) = solver::solve(&Grid::empty(shape), &options).solution else {
+        panic!("the empty {shape} grid has a solution");
+    };
+    let n = shape.side() as u8;
+    let shift = data.get(1).copied().unwrap_or(0) % n;
+    let values: Vec<u8> = base
+        .cells()
+        .iter()
+        .map(|&v| (v - 1 + shift) % n + 1)
+        .collect();
+    let Some(solution) = Grid::from_cells(shape, values) else {
+        return;
+    };
+    let given = |cell: usize| {
+        data.get(2 + cell / 8)
+            .is_none_or(|byte| byte & (1 << (cell % 8)) != 0)
+    };
+    let cells: Vec<u8> = (0..shape.cells())
+        .map(|c| if given(c) { solution.cells()[c] } else { 0 })
+        .collect();
+    let Some(puzzle) = Grid::from_cells(shape, cells) else {
+        return;
+    };
+    let limited = Options {
+        max_guesses: Some(2_000),
+        ..Default::default()
+    };
+    if solver::solve(&puzzle, &limited).verdict != Verdict::Unique {
+        return;
+    }
+    let budget = grader::Options {
+        explain: true,
+        budget: 200_000,
+        cancel: None,
+    };
+    let grade = grader::grade(&puzzle, &solution, &budget).expect("a unique puzzle is graded");
+    let Some(mut board) = Board::new(&puzzle) else {
+        panic!("{puzzle}: a unique puzzle has a board");
+    };
+    for step in &grade.steps {
+        assert!(!step.placements.is_empty() || !step.eliminations.is_empty());
+        for p in &step.placements {
+            assert_eq!(p.value, solution.cells()[p.cell], "{puzzle}: {step:?}");
+            assert_eq!(board.value(p.cell), 0, "{puzzle}: {step:?}");
+        }
+        for e in &step.eliminations {
+            assert_ne!(e.value, solution.cells()[e.cell], "{puzzle}: {step:?}");
+            assert!(board.has(e.cell, e.value), "{puzzle}: {step:?}");
+        }
+        board.apply(&step.placements, &step.eliminations);
+    }
+    assert_eq!(
+        board.grid(),
+        solution,
+        "{puzzle}: the path ends in the solution"
+    );
+
+    // A board of the givens and every other blank filled in: its hint is sound.
+    let mut progress = puzzle.cells().to_vec();
+    for (cell, value) in progress.iter_mut().enumerate().step_by(2) {
+        *value = solution.cells()[cell];
+    }
+    let Some(progress) = Grid::from_cells(shape, progress) else {
+        return;
+    };
+    match hint::hint(&puzzle, &progress, &solution, &budget).expect("a hint") {
+        Hint::Solved => assert!(progress.is_full()),
+        Hint::Mistakes(m) => panic!("{puzzle}: no mistakes were made, got {m:?}"),
+        Hint::Steps(steps) => {
+            let last = steps.last().expect("a hint has steps");
+            assert!(
+                last.placements
+                    .iter()
+                    .all(|p| p.value == solution.cells()[p.cell])
+            );
+            assert!(
+                steps
+                    .iter()
+                    .flat_map(|s| &s.eliminations)
+                    .all(|e| e.value != solution.cells()[e.cell])
+            );
+        }
+    }
+    if let Some(blank) = puzzle.cells().iter().position(|&v| v == 0) {
+        let mut wrong = puzzle.cells().to_vec();
+        wrong[blank] = solution.cells()[blank] % n + 1;
+        if let Some(wrong) = Grid::from_cells(shape, wrong) {
+            let answer = hint::hint(&puzzle, &wrong, &solution, &budget).expect("a hint");
+            assert!(matches!(answer, Hint::Mistakes(ref m) if m.len() == 1 && m[0].cell == blank));
+        }
+    }
+}

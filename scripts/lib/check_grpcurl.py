@@ -2,6 +2,7 @@
 
     python3 check_grpcurl.py solve PUZZLE < grpcurl-output.json
     python3 check_grpcurl.py batch REQUESTS.jsonl < grpcurl-output.json
+    python3 check_grpcurl.py grade PUZZLE < grpcurl-output.json   # a graded path replays to a solution
     python3 check_grpcurl.py sized REQUEST.json < grpcurl-output.json  # any size, alphabet, notation
     python3 check_grpcurl.py metrics URL     # after the calls above: their counts on /metrics
 
@@ -124,6 +125,18 @@ def main():
                 check_solution(req["puzzle"], resp["solution"])
         summary = ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
         print(f"SolveBatch: {len(out)} responses in order, ids echoed, solutions valid ({summary})")
+    elif mode == "grade":
+        (resp,) = out
+        assert resp.get("verdict") == "VERDICT_UNIQUE", resp
+        assert resp.get("difficulty") == "DIFFICULTY_BEGINNER", resp.get("difficulty")
+        assert resp.get("clues") == 30, resp.get("clues")
+        board = list(arg)
+        for step in resp["steps"]:
+            assert step.get("explanation"), step
+            for p in step.get("placements", []):
+                board[p.get("row", 0) * 9 + p.get("col", 0)] = p["symbol"]
+        check_solution(arg, "".join(board))
+        print(f"Grade: {resp['difficulty']} {resp['rating']}, {len(resp['steps'])} explained steps replay to the solution")
     else:
         raise SystemExit(f"unknown mode {mode}")
 

@@ -10,6 +10,9 @@
 #   target/e2e/NAME-server.log, wait until it accepts connections, and make sure it is killed on exit.
 #   Sets SERVER_PID, GRPC_PORT, METRICS_PORT, GRPC_ADDR (host:port) and GRPC_URL (http://host:port).
 # - stop_server: SIGTERM, wait (bounded), then SIGKILL if needed. Returns the server's exit status.
+# - ensure_apt PACKAGE...: install the Debian packages not installed yet (apt-get, as root), or fail
+#   saying which are missing and why they cannot be had: a client step never passes without its toolchain.
+# - deb_version PACKAGE: the installed version of a Debian package, for the version lines CI prints.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 E2E_DIR="$ROOT/target/e2e"
@@ -53,6 +56,24 @@ resolve_server_bin() {
     fi
     [[ -x "$bin" ]] || die "server binary not executable: $bin"
     (cd "$(dirname "$bin")" && printf '%s/%s\n' "$(pwd)" "$(basename "$bin")")
+}
+
+ensure_apt() {
+    local missing=() pkg
+    for pkg in "$@"; do
+        [[ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" == "install ok installed" ]] || missing+=("$pkg")
+    done
+    ((${#missing[@]} == 0)) && return 0
+    command -v apt-get >/dev/null || die "no apt-get to install ${missing[*]}: install them by hand"
+    ((EUID == 0)) || die "installing ${missing[*]} needs root: run as root or install them by hand"
+    log "apt-get install ${missing[*]}"
+    timeout 300 apt-get update -q >/dev/null || die "apt-get update failed: cannot install ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -q --no-install-recommends "${missing[@]}" \
+        >/dev/null || die "apt-get install ${missing[*]} failed"
+}
+
+deb_version() {
+    dpkg-query -W -f='${Version}' "$1"
 }
 
 free_port() {

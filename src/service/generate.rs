@@ -1,20 +1,123 @@
 //! Generate: fresh puzzles from the core's generator, streamed as they are made.
+//!
+//! Each puzzle is made and graded on a worker of the solver pool (never on the async threads), one
+//! after another, and sent as soon as it is made, so a slow client or a large count holds no more
+//! than one puzzle's work. A difficulty target draws and grades puzzles until one has the level,
+//! within an attempt budget and the server's time budget per puzzle (RESOURCE_EXHAUSTED past either). The puzzle at
+//! `index` comes from its own seed ([`generator::puzzle_seed`]), which the answer carries: asking
+//! again with that seed and a count of 1 gives that puzzle back. A dropped call or a passed deadline
+//! raises the generator's cancel flag at once.
 
 use std::pin::Pin;
 
 use futures::Stream;
-use tonic::{Request, Response, Status};
+use tonic::{Code, Request, Response, Status};
 
-use super::Sudoku;
+use super::{Sudoku, echo_request_id};
+use crate::generate::Plan;
+use crate::grpc::REQUEST_ID;
 use crate::proto::{GenerateRequest, GenerateResponse};
+use sudoku_core::generator::{self, GenerateError, Generated, Limits, Rated, Symmetry};
 
 /// The stream of generated puzzles.
 pub type GenerateStream = Pin<Box<dyn Stream<Item = Result<GenerateResponse, Status>> + Send>>;
 
+/// The status that ends a call whose puzzle could not be made.
+fn status(err: GenerateError) -> Status {
+    let code = match err {
+        GenerateError::SymmetryNeedsSquareBoxes { .. } => Code::InvalidArgument,
+        GenerateError::BudgetExhausted { .. } | GenerateError::LevelNotReached { .. } => {
+            Code::ResourceExhausted
+        }
+        GenerateError::Cancelled => Code::Cancelled,
+    };
+    Status::new(code, err.to_string())
+}
+
+/// Makes and grades the puzzle of `seed` on a worker of the solver pool, off the async threads,
+/// within the server's time budget per puzzle. Dropping the future raises the generator's cancel
+/// flag, so an abandoned call stops within microseconds.
+async fn make(service: &Sudoku, plan: &Plan, seed: u64) -> Result<Generated<Rated>, Status> {
+    let (spec, target) = (plan.spec, plan.difficulty);
+    // The pool's one door for a call's CPU-bound work: queued with the unary calls, stopped when
+    // this future is dropped (the call went away, its deadline passed, the time budget ran out).
+    let work = service.run_unary(None, move |cancel| {
+        let limits = Limits {
+            max_attempts: crate::generate::MAX_ATTEMPTS,
+            cancel: Some(cancel),
+        };
+        match generator::generate_graded(&spec, seed, target, &limits) {
+            Err(GenerateError::Cancelled) => None,
+            made => Some(made),
+        }
+    });
+    let budget = service.limits.generate_budget;
+    match tokio::time::timeout(budget, work).await {
+        Ok(made) => made?.map_err(status),
+        Err(_) => Err(Status::resource_exhausted(format!(
+            "{} took more than the server's budget of {} per puzzle (--generate-budget){}",
+            describe(plan),
+            humantime::format_duration(budget),
+            match target {
+                Some(_) => ": the level is rare for this shape and symmetry",
+                None => "",
+            }
+        ))),
+    }
+}
+
+/// What a plan asks for, in words: "a minimal HARD 9x9 (3x3 boxes) puzzle with rotate-180 symmetry".
+fn describe(plan: &Plan) -> String {
+    let mut text = String::from("a ");
+    if plan.spec.minimal() {
+        text.push_str("minimal ");
+    }
+    if let Some(level) = plan.difficulty {
+        text.push_str(level.name());
+        text.push(' ');
+    }
+    text.push_str(&format!("{} puzzle", plan.spec.shape()));
+    if plan.spec.symmetry() != Symmetry::None {
+        text.push_str(&format!(" with {} symmetry", plan.spec.symmetry()));
+    }
+    text
+}
+
 /// Starts generating the puzzles `request` asks for.
 pub(super) async fn generate(
-    _service: &Sudoku,
-    _request: Request<GenerateRequest>,
+    service: &Sudoku,
+    request: Request<GenerateRequest>,
 ) -> Result<Response<GenerateStream>, Status> {
-    Err(Status::unimplemented("Generate is not served yet"))
+    let deadline = crate::grpc::deadline(&request);
+    let request_id = request.metadata().get(REQUEST_ID).cloned();
+    let plan = Plan::new(request.get_ref(), service.limits.max_generate_count)?;
+    tracing::info!(
+        method = "Generate",
+        request_id = crate::grpc::request_id(&request),
+        count = plan.count,
+        seed = plan.seed,
+        shape = %plan.spec.shape(),
+        symmetry = %plan.spec.symmetry(),
+        minimal = plan.spec.minimal(),
+        difficulty = plan.difficulty.map_or("any", |d| d.name()),
+        "generating"
+    );
+    let service = service.clone();
+    let puzzles = async_stream::try_stream! {
+        for index in 0..u64::from(plan.count) {
+            let seed = generator::puzzle_seed(plan.seed, index);
+            let made = tokio::select! {
+                made = make(&service, &plan, seed) => made,
+                () = crate::grpc::sleep(deadline) => Err(Status::deadline_exceeded(format!(
+                    "the deadline passed while puzzle {index} of {} was being made",
+                    plan.count
+                ))),
+            }?;
+            yield plan.response(index, seed, &made);
+        }
+    };
+    Ok(echo_request_id(
+        request_id,
+        Response::new(Box::pin(puzzles)),
+    ))
 }

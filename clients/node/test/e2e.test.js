@@ -8,19 +8,22 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test, after } = require('node:test');
 const grpc = require('@grpc/grpc-js');
-const { createClient, solve, solveBatch } = require('../solve.js');
+const { createClient, solve, solveBatch, grade, hint, canonicalize, generate } = require('../solve.js');
 
 const ADDR = process.env.SUDOKU_TEST_ADDR;
 assert.ok(ADDR, 'set SUDOKU_TEST_ADDR to a running server (host:port)');
 
 const CLASSIC = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
 const CLASSIC_SOLUTION = '534678912672195348198342567859761423426853791713924856961537284287419635345286179';
-const SAMPLE = path.resolve(__dirname, '..', '..', '..', 'tests', 'data', '17_clue_sample.txt');
-const puzzles = fs
-  .readFileSync(SAMPLE, 'utf8')
-  .split('\n')
-  .map((l) => l.trim())
-  .filter((l) => l && !l.startsWith('#'));
+const DATA = path.resolve(__dirname, '..', '..', '..', 'tests', 'data');
+const readPuzzles = (name) =>
+  fs
+    .readFileSync(path.join(DATA, name), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+const puzzles = readPuzzles('17_clue_sample.txt');
+const solutionAt = ({ row, col }) => CLASSIC_SOLUTION[row * 9 + col];
 
 function checkSolution(puzzle, solution) {
   assert.match(solution, /^[1-9]{81}$/);
@@ -116,4 +119,81 @@ test('the example CLI solves a puzzle and a file', async () => {
     [['1', 'VERDICT_UNIQUE'], ['2', 'VERDICT_UNIQUE'], ['3', 'VERDICT_UNIQUE']],
   );
   assert.match(out.stderr, /3 VERDICT_UNIQUE/);
+});
+
+test('a SolveBatch past its deadline ends with DEADLINE_EXCEEDED, and the server goes on', async () => {
+  const hard = readPuzzles('forum_hardest_1905_11plus_sample.txt');
+  // Far more work than half a second; write() buffers what the server is not ready to read.
+  const items = Array.from({ length: 50000 }, (_, i) => ({ id: String(i), puzzle: hard[i % hard.length] }));
+  const started = Date.now();
+  await assert.rejects(solveBatch(client, items, { timeoutSeconds: 0.5 }), (err) => {
+    assert.equal(err.code, grpc.status.DEADLINE_EXCEEDED);
+    return true;
+  });
+  assert.ok(Date.now() - started < 10000, 'slow to end');
+  assert.equal((await solve(client, CLASSIC)).solution, CLASSIC_SOLUTION);
+});
+
+// The new RPCs: real answers required, UNIMPLEMENTED fails.
+
+test('Grade rates a unique puzzle, every placement agrees with the solution', async () => {
+  const reply = await grade(client, CLASSIC, { includeSteps: true });
+  assert.equal(reply.verdict, 'VERDICT_UNIQUE');
+  assert.equal(reply.clues, 30);
+  assert.ok(reply.rating > 0, `rating ${reply.rating}`);
+  assert.notEqual(reply.difficulty, 'DIFFICULTY_UNSPECIFIED');
+  assert.notEqual(reply.hardestTechnique, 'TECHNIQUE_UNSPECIFIED');
+  assert.ok(reply.steps.length > 0, 'steps');
+  for (const step of reply.steps) {
+    for (const p of step.placements) assert.equal(p.symbol, solutionAt(p), step.explanation);
+  }
+});
+
+test('Hint ends in a right placement, and names a wrong entry as a mistake', async () => {
+  let reply = await hint(client, CLASSIC);
+  assert.equal(reply.verdict, 'VERDICT_UNIQUE');
+  assert.equal(reply.solved, false);
+  assert.deepEqual(reply.mistakes, []);
+  const last = reply.steps.at(-1);
+  assert.ok(last && last.placements.length > 0, 'the last step places a symbol');
+  assert.equal(last.placements[0].symbol, solutionAt(last.placements[0]));
+  // 1 at r1c3, where the solution has 4.
+  reply = await hint(client, CLASSIC, `531${CLASSIC.slice(3)}`);
+  assert.deepEqual(
+    reply.mistakes.map(({ row, col, symbol }) => ({ row, col, symbol })),
+    [{ row: 0, col: 2, symbol: '1' }],
+  );
+  assert.deepEqual(reply.steps, []);
+});
+
+test('Generate streams unique puzzles, the same ones for the same seed', async () => {
+  const first = await generate(client, { count: 3, seed: 42 });
+  const again = await generate(client, { count: 3, seed: 42 });
+  assert.equal(first.length, 3);
+  assert.deepEqual(
+    again.map((g) => g.puzzle),
+    first.map((g) => g.puzzle),
+  );
+  for (const [i, g] of first.entries()) {
+    assert.equal(g.index, String(i));
+    checkSolution(g.puzzle, g.solution);
+    assert.equal(g.clues, [...g.puzzle].filter((ch) => ch !== '.').length);
+    const solved = await solve(client, g.puzzle);
+    assert.deepEqual([solved.verdict, solved.solution], ['VERDICT_UNIQUE', g.solution]);
+  }
+});
+
+test('Canonicalize gives one key to a puzzle and its relabelled transpose', async () => {
+  // The transpose of the classic puzzle with every digit d relabelled 10-d.
+  const other = Array.from({ length: 81 }, (_, i) => {
+    const ch = CLASSIC[(i % 9) * 9 + Math.floor(i / 9)];
+    return ch === '.' ? '.' : String(10 - Number(ch));
+  }).join('');
+  const key = (await canonicalize(client, CLASSIC)).canonical;
+  assert.match(key, /^[0-9]{81}$/);
+  assert.equal([...key].filter((ch) => ch !== '0').length, 30);
+  const reply = await canonicalize(client, other);
+  assert.equal(reply.canonical, key);
+  assert.ok(reply.transform, 'a transform');
+  assert.equal((await canonicalize(client, key)).canonical, key);
 });

@@ -200,6 +200,59 @@ def test_deadline_exceeded(pb, stub):
     assert stub.Solve(pb.msg.SolveRequest(puzzle=CLASSIC), timeout=10).solution == CLASSIC_SOLUTION
 
 
+# --- The new RPCs: real answers required, UNIMPLEMENTED fails -----------------------------------
+
+
+def solution_at(cell):
+    return CLASSIC_SOLUTION[cell.row * 9 + cell.col]
+
+
+def test_grade(pb, stub):
+    reply = stub.Grade(pb.msg.GradeRequest(puzzle=CLASSIC, include_steps=True), timeout=30)
+    assert reply.verdict == pb.msg.VERDICT_UNIQUE and reply.clues == 30 and reply.rating > 0, reply
+    assert reply.difficulty != pb.msg.DIFFICULTY_UNSPECIFIED, reply
+    assert reply.hardest_technique != pb.msg.TECHNIQUE_UNSPECIFIED, reply
+    assert reply.steps, reply
+    for step in reply.steps:
+        assert all(p.symbol == solution_at(p) for p in step.placements), step
+
+
+def test_hint(pb, stub):
+    reply = stub.Hint(pb.msg.HintRequest(puzzle=CLASSIC), timeout=30)
+    assert reply.verdict == pb.msg.VERDICT_UNIQUE and not reply.solved and not reply.mistakes, reply
+    last = reply.steps[-1].placements
+    assert last and last[0].symbol == solution_at(last[0]), reply
+    # 1 at r1c3, where the solution has 4: a mistake, and no step.
+    reply = stub.Hint(pb.msg.HintRequest(puzzle=CLASSIC, progress="531" + CLASSIC[3:]), timeout=30)
+    assert [(m.row, m.col, m.symbol) for m in reply.mistakes] == [(0, 2, "1")] and not reply.steps, reply
+
+
+def test_generate(pb, stub):
+    request = pb.msg.GenerateRequest(count=3, seed=42)
+    first = list(stub.Generate(request, timeout=60))
+    again = list(stub.Generate(request, timeout=60))
+    assert [g.index for g in first] == [0, 1, 2]
+    assert [g.puzzle for g in again] == [g.puzzle for g in first], "the same seed gave other puzzles"
+    for g in first:
+        check_solution(g.puzzle, g.solution)
+        assert g.clues == 81 - g.puzzle.count("."), g
+        solved = stub.Solve(pb.msg.SolveRequest(puzzle=g.puzzle), timeout=10)
+        assert (solved.verdict, solved.solution) == (pb.msg.VERDICT_UNIQUE, g.solution), g
+
+
+def test_canonicalize(pb, stub):
+    # The transpose of the classic puzzle with every digit d relabelled 10-d: the same class.
+    other = "".join(
+        "." if (ch := CLASSIC[i % 9 * 9 + i // 9]) == "." else str(10 - int(ch)) for i in range(81)
+    )
+    canonical = lambda puzzle: stub.Canonicalize(pb.msg.CanonicalizeRequest(puzzle=puzzle), timeout=10)  # noqa: E731
+    reply = canonical(CLASSIC)
+    key = reply.canonical
+    assert len(key) == 81 and key.isdigit() and 81 - key.count("0") == 30 and reply.transform, reply
+    assert canonical(other).canonical == key
+    assert canonical(key).canonical == key
+
+
 # --- The example client ---------------------------------------------------------------------------
 
 
@@ -225,3 +278,79 @@ def test_example_client(server_addr, tmp_path):
 
     out = run(CLASH_IN_ROW_1)
     assert out.returncode == 2 and "INVALID_ARGUMENT" in out.stderr
+
+
+def test_grade_explains_a_path_to_the_solution(pb, stub):
+    reply = stub.Grade(pb.msg.GradeRequest(puzzle=CLASSIC, include_steps=True), timeout=10)
+    assert reply.verdict == pb.msg.VERDICT_UNIQUE
+    assert reply.difficulty == pb.msg.DIFFICULTY_BEGINNER
+    assert reply.rating <= 1.5
+    assert reply.hardest_technique == pb.msg.TECHNIQUE_HIDDEN_SINGLE
+    assert reply.steps[0].explanation == "In box 2, 8 fits only in r1c6."
+    board = list(CLASSIC)
+    for step in reply.steps:
+        assert step.explanation
+        for p in step.placements:
+            board[p.row * 9 + p.col] = p.symbol
+    check_solution(CLASSIC, "".join(board))
+    assert sum(t.count for t in reply.techniques) == len(reply.steps)
+
+
+def test_grade_hard_puzzle_and_invalid(pb, stub):
+    hardest = read_puzzles("forum_hardest_1905_11plus_sample.txt")[0]
+    reply = stub.Grade(pb.msg.GradeRequest(puzzle=hardest), timeout=30)
+    assert reply.difficulty == pb.msg.DIFFICULTY_EXTREME
+    assert reply.rating > 6.9
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Grade(pb.msg.GradeRequest(puzzle=CLASH_IN_ROW_1), timeout=10)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "row 1" in err.value.details()
+
+
+def test_hints_solve_a_puzzle_and_catch_mistakes(pb, stub):
+    puzzle = read_puzzles("17_clue_sample.txt")[0]
+    board = list(puzzle)
+    for _ in range(81):
+        reply = stub.Hint(pb.msg.HintRequest(puzzle=puzzle, progress="".join(board)), timeout=10)
+        assert reply.verdict == pb.msg.VERDICT_UNIQUE and not reply.mistakes
+        if reply.solved:
+            break
+        last = reply.steps[-1]
+        assert len(last.placements) == 1 and last.explanation
+        for p in last.placements:
+            board[p.row * 9 + p.col] = p.symbol
+    assert reply.solved
+    check_solution(puzzle, "".join(board))
+    wrong = list(CLASSIC)
+    wrong[2] = "1" if CLASSIC_SOLUTION[2] != "1" else "2"
+    reply = stub.Hint(pb.msg.HintRequest(puzzle=CLASSIC, progress="".join(wrong)), timeout=10)
+    assert [(m.row, m.col) for m in reply.mistakes] == [(0, 2)]
+    assert not reply.steps
+
+
+def test_generate_hard_symmetric_reproducible(pb, stub):
+    req = pb.msg.GenerateRequest(count=10, seed=7, symmetry=pb.msg.SYMMETRY_ROTATE_180,
+                                 difficulty=pb.msg.DIFFICULTY_HARD, minimal=True)
+    first = list(stub.Generate(req, timeout=60))
+    assert [a.index for a in first] == list(range(10))
+    for a in first:
+        assert a.difficulty == pb.msg.DIFFICULTY_HARD and 2.8 < a.rating <= 4.4
+        assert all((a.puzzle[i] == ".") == (a.puzzle[80 - i] == ".") for i in range(81))
+        check_solution(a.puzzle.replace(".", "0"), a.solution)
+        graded = stub.Grade(pb.msg.GradeRequest(puzzle=a.puzzle), timeout=10)
+        assert graded.verdict == pb.msg.VERDICT_UNIQUE
+        assert graded.difficulty == a.difficulty
+    again = list(stub.Generate(req, timeout=60))
+    assert [a.puzzle for a in again] == [a.puzzle for a in first]
+    alone = list(stub.Generate(pb.msg.GenerateRequest(
+        count=1, seed=first[3].seed, symmetry=pb.msg.SYMMETRY_ROTATE_180,
+        difficulty=pb.msg.DIFFICULTY_HARD, minimal=True), timeout=60))
+    assert alone[0].puzzle == first[3].puzzle
+
+
+def test_generate_quarter_turn_on_six_is_invalid(pb, stub):
+    with pytest.raises(grpc.RpcError) as err:
+        list(stub.Generate(pb.msg.GenerateRequest(box_rows=2, box_cols=3,
+                                                  symmetry=pb.msg.SYMMETRY_ROTATE_90), timeout=10))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "square boxes" in err.value.details()

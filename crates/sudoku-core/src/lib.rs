@@ -55,8 +55,13 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod candidates;
 pub mod canonicalization;
+pub mod generator;
+pub mod grader;
 pub mod grid;
+pub mod hint;
 pub mod solver;
+pub mod strategy;
 pub mod symbols;
 pub mod text;

@@ -12,10 +12,11 @@ use std::path::Path;
 type Check = fn(&[u8]);
 
 /// The targets, each with its check; a folder of `fuzz/regressions/` is named after its target.
-const TARGETS: [(&str, Check); 3] = [
+const TARGETS: [(&str, Check); 4] = [
     ("parser", checks::check_parser),
     ("solver", checks::check_solver),
     ("canonicalize", checks::check_canonicalize),
+    ("grader", checks::check_grader),
 ];
 
 /// Passes with none saved (a clean history has none): the name says so, and the folders must exist,
@@ -110,4 +111,19 @@ fn tricky_canonicalize_inputs_pass() {
     for input in inputs {
         checks::check_canonicalize(input);
     }
+}
+
+/// Hand-picked grader inputs: every shape, sparse and dense givens, and seeds of the fuzz corpus.
+#[test]
+fn tricky_grader_inputs_pass() {
+    for shape in 0..5u8 {
+        for shift in [0u8, 3] {
+            for pattern in [0x00u8, 0x55, 0xaa, 0x0f, 0x81, 0xff] {
+                let mut data = vec![shape, shift];
+                data.extend((0..12).map(|i| pattern.rotate_left(i)));
+                checks::check_grader(&data);
+            }
+        }
+    }
+    checks::check_grader(&[]);
 }

@@ -1,0 +1,710 @@
+//! The generator: fresh puzzles with exactly one solution, of any shape, with a chosen symmetry of the
+//! clue pattern, minimal when asked, and reproducible from a seed.
+//!
+//! # How a puzzle is made
+//!
+//! 1. **A full grid.** The diagonal boxes (which share no row or column) get random permutations of the
+//!    symbols, and the solver completes the grid; a start it cannot complete within a small guess
+//!    budget is drawn again. The grid then gets a random relabelling of its symbols and a random
+//!    validity-preserving transformation (bands, rows within a band, stacks, columns within a stack,
+//!    and a transposition when the boxes are square), so the solver's own preferences leave no visible
+//!    bias.
+//! 2. **Digging.** The cells are grouped into orbits of the asked [`Symmetry`] and the orbits taken in
+//!    random order. Each orbit is blanked and kept blank when the puzzle keeps exactly one solution.
+//!    A removal that breaks uniqueness breaks it for good (fewer clues never mean fewer solutions), so
+//!    one pass is enough: the result is minimal. With a symmetry, minimal means no clue can be removed
+//!    *with its images* (so that the pattern stays symmetric) without losing uniqueness; a single
+//!    clue of a symmetric puzzle often could be, and demanding that too would reject nearly every
+//!    quarter-turn puzzle.
+//! 3. **Checking uniqueness cheaply.** The puzzle before a removal has one solution, the known full
+//!    grid. Any other solution after the removal must differ from it in a removed cell, so the check
+//!    only looks for a solution that puts another symbol there: none when each removed cell's other
+//!    symbols are already ruled out by the givens it sees (no search at all), else one first-solution
+//!    search per remaining symbol, which a wrong symbol usually makes fail at once.
+//!    Every search has a guess budget. One that runs out keeps its clue (always safe); a puzzle that
+//!    must be minimal is then drawn again, as its minimality is not proved.
+//! 4. **Acceptance.** The caller's `accept` function (a grader and a target difficulty, say) takes
+//!    the puzzle or asks for another. Every full grid drawn is one attempt of a budget.
+//!
+//! Every random choice comes from one [`Xoshiro256PlusPlus`] stream seeded by the request: its
+//! algorithm is fixed, and so are the few helpers below that turn its output into choices, so a seed
+//! means the same puzzle in every build and on every machine.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
+use crate::grader::{self, Difficulty};
+use crate::grid::{Grid, Shape};
+use crate::solver::{self, Mode, Verdict};
+
+/// The symmetry of a puzzle's clue pattern: a cell is a clue exactly when its images are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Symmetry {
+    /// No symmetry.
+    #[default]
+    None,
+    /// Half-turn rotation about the centre.
+    Rotate180,
+    /// Quarter-turn rotation about the centre (square boxes only).
+    Rotate90,
+    /// Left-right mirror.
+    Mirror,
+    /// Top-bottom flip.
+    Flip,
+    /// Reflection in the main diagonal (square boxes only).
+    Diagonal,
+    /// Reflection in the anti-diagonal (square boxes only).
+    AntiDiagonal,
+}
+
+impl Symmetry {
+    /// Every symmetry, in the order of the contract's enum.
+    pub const ALL: [Symmetry; 7] = [
+        Symmetry::None,
+        Symmetry::Rotate180,
+        Symmetry::Rotate90,
+        Symmetry::Mirror,
+        Symmetry::Flip,
+        Symmetry::Diagonal,
+        Symmetry::AntiDiagonal,
+    ];
+
+    /// The name used on the command line and in messages: `none`, `rotate-180`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::None => "none",
+            Symmetry::Rotate180 => "rotate-180",
+            Symmetry::Rotate90 => "rotate-90",
+            Symmetry::Mirror => "mirror",
+            Symmetry::Flip => "flip",
+            Symmetry::Diagonal => "diagonal",
+            Symmetry::AntiDiagonal => "anti-diagonal",
+        }
+    }
+
+    /// Whether the symmetry swaps rows with columns, which only maps boxes onto boxes when they are
+    /// square: on a 6x6 grid of 2x3 boxes a quarter turn makes them 3x2.
+    pub fn needs_square_boxes(self) -> bool {
+        matches!(
+            self,
+            Symmetry::Rotate90 | Symmetry::Diagonal | Symmetry::AntiDiagonal
+        )
+    }
+
+    /// The cell (row, column) that `(row, col)` maps to on a grid of `side` cells a side.
+    fn image(self, side: usize, (row, col): (usize, usize)) -> (usize, usize) {
+        let last = side - 1;
+        match self {
+            Symmetry::None => (row, col),
+            Symmetry::Rotate180 => (last - row, last - col),
+            Symmetry::Rotate90 => (col, last - row),
+            Symmetry::Mirror => (row, last - col),
+            Symmetry::Flip => (last - row, col),
+            Symmetry::Diagonal => (col, row),
+            Symmetry::AntiDiagonal => (last - col, last - row),
+        }
+    }
+
+    /// The orbits of the cells of `shape` (row-major indices): each cell with all its images, every
+    /// cell in exactly one orbit.
+    fn orbits(self, shape: Shape) -> Vec<Vec<usize>> {
+        let side = shape.side();
+        let mut seen = vec![false; shape.cells()];
+        let mut orbits = Vec::new();
+        for start in 0..shape.cells() {
+            if seen[start] {
+                continue;
+            }
+            let mut orbit = Vec::with_capacity(4);
+            let mut cell = (start / side, start % side);
+            loop {
+                let index = cell.0 * side + cell.1;
+                if seen[index] {
+                    break;
+                }
+                seen[index] = true;
+                orbit.push(index);
+                cell = self.image(side, cell);
+            }
+            orbits.push(orbit);
+        }
+        orbits
+    }
+}
+
+impl fmt::Display for Symmetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A symmetry name that is not one of [`Symmetry::name`]'s.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown symmetry {0:?}: expected none, rotate-180, rotate-90, mirror, flip, diagonal or anti-diagonal"
+)]
+pub struct UnknownSymmetry(pub String);
+
+impl FromStr for Symmetry {
+    type Err = UnknownSymmetry;
+
+    fn from_str(text: &str) -> Result<Symmetry, UnknownSymmetry> {
+        Symmetry::ALL
+            .into_iter()
+            .find(|s| s.name() == text)
+            .ok_or_else(|| UnknownSymmetry(text.to_owned()))
+    }
+}
+
+/// Why no puzzle came.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    /// The symmetry swaps rows and columns, and the shape's boxes are not square.
+    #[error(
+        "{symmetry} symmetry needs square boxes (4x4, 9x9, 16x16, 25x25), but a {shape} grid's are not square"
+    )]
+    SymmetryNeedsSquareBoxes {
+        /// The symmetry asked for.
+        symmetry: Symmetry,
+        /// The shape it was asked for.
+        shape: Shape,
+    },
+    /// Every attempt of the budget made a puzzle that was not minimal or that `accept` refused.
+    #[error(
+        "no puzzle met the request within the budget of {attempts} attempts (full grids drawn and dug)"
+    )]
+    BudgetExhausted {
+        /// The budget: attempts made.
+        attempts: u32,
+    },
+    /// Every attempt of the budget made a puzzle of another level than the one asked for.
+    #[error(
+        "no {} puzzle came within the budget of {attempts} attempts (full grids drawn, dug and graded): \
+         the level is rare for this shape and symmetry; try another level, or without a symmetry",
+        level.name()
+    )]
+    LevelNotReached {
+        /// The level asked for.
+        level: Difficulty,
+        /// The budget: attempts made.
+        attempts: u32,
+    },
+    /// The caller's cancellation flag was raised.
+    #[error("generation was cancelled")]
+    Cancelled,
+}
+
+/// What to generate: the shape, the symmetry of the clues, and whether the puzzle must be minimal
+/// (no clue, taken with its images under the symmetry, can be removed without losing uniqueness).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spec {
+    shape: Shape,
+    symmetry: Symmetry,
+    minimal: bool,
+}
+
+impl Spec {
+    /// A request for puzzles of `shape` whose clues have `symmetry`, minimal when `minimal`; an error
+    /// when the symmetry does not fit the shape.
+    pub fn new(shape: Shape, symmetry: Symmetry, minimal: bool) -> Result<Spec, GenerateError> {
+        if symmetry.needs_square_boxes() && shape.box_rows() != shape.box_cols() {
+            return Err(GenerateError::SymmetryNeedsSquareBoxes { symmetry, shape });
+        }
+        Ok(Spec {
+            shape,
+            symmetry,
+            minimal,
+        })
+    }
+
+    /// The shape of the puzzles.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The symmetry of their clue patterns.
+    pub fn symmetry(&self) -> Symmetry {
+        self.symmetry
+    }
+
+    /// Whether they must be minimal.
+    pub fn minimal(&self) -> bool {
+        self.minimal
+    }
+}
+
+/// The effort a puzzle may cost and the flag that stops it.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits<'a> {
+    /// Full grids drawn and dug before giving up with [`GenerateError::BudgetExhausted`].
+    pub max_attempts: u32,
+    /// Raised by the caller to stop with [`GenerateError::Cancelled`]; looked at between removals
+    /// and inside every search.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl Default for Limits<'_> {
+    fn default() -> Self {
+        Limits {
+            max_attempts: DEFAULT_MAX_ATTEMPTS,
+            cancel: None,
+        }
+    }
+}
+
+/// Attempts a puzzle may take unless told otherwise: a symmetric minimal 9x9 takes a few, a rare
+/// difficulty a few hundred.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 1_000;
+
+/// A generated puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generated<R> {
+    /// The puzzle: 0 for a blank.
+    pub puzzle: Grid,
+    /// Its one solution.
+    pub solution: Grid,
+    /// What `accept` said of it.
+    pub rating: R,
+    /// Attempts it took, from 1.
+    pub attempts: u32,
+}
+
+/// The seed of the puzzle at `index` of a request seeded with `seed`: `seed` itself for the first, so
+/// that a puzzle's seed asked for with a count of 1 gives that puzzle again; a mix of both for the
+/// others. Never 0, which asks for a random seed.
+pub fn puzzle_seed(seed: u64, index: u64) -> u64 {
+    if index == 0 {
+        return seed;
+    }
+    // SplitMix64's finaliser: consecutive indices give unrelated seeds.
+    let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    z.max(1)
+}
+
+/// Generates one puzzle from `seed`: the same spec, seed and `accept` give the same puzzle.
+///
+/// `accept` sees each candidate puzzle and its solution, and returns what it makes of it (a rating)
+/// to take it, or `None` to ask for another; `|_, _| Some(())` takes the first.
+pub fn generate<R>(
+    spec: &Spec,
+    seed: u64,
+    limits: &Limits<'_>,
+    mut accept: impl FnMut(&Grid, &Grid) -> Option<R>,
+) -> Result<Generated<R>, GenerateError> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut digger = Digger::new(spec, limits.cancel);
+    for attempt in 1..=limits.max_attempts {
+        let solution = full_grid(spec.shape, &mut rng, limits.cancel)?;
+        let Some(puzzle) = digger.dig(&solution, &mut rng)? else {
+            continue;
+        };
+        if let Some(rating) = accept(&puzzle, &solution) {
+            return Ok(Generated {
+                puzzle,
+                solution,
+                rating,
+                attempts: attempt,
+            });
+        }
+    }
+    Err(GenerateError::BudgetExhausted {
+        attempts: limits.max_attempts,
+    })
+}
+
+/// A puzzle's level and rating (in tenths, on the Sudoku Explainer scale), as the grader gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rated {
+    /// The level.
+    pub difficulty: Difficulty,
+    /// The hardest step's rating, in tenths.
+    pub rating: u16,
+}
+
+/// Generates one puzzle from `seed`, graded by [`grader::grade`] with its default budget (so the
+/// level is exactly what Grade says of the puzzle), and of level `target` when one is given: puzzles
+/// of another level are thrown away and count as attempts of the budget. The same spec, seed and
+/// target give the same puzzle.
+pub fn generate_graded(
+    spec: &Spec,
+    seed: u64,
+    target: Option<Difficulty>,
+    limits: &Limits<'_>,
+) -> Result<Generated<Rated>, GenerateError> {
+    let options = grader::Options {
+        explain: false,
+        budget: grader::DEFAULT_BUDGET,
+        cancel: limits.cancel,
+    };
+    let made = generate(spec, seed, limits, |puzzle, solution| {
+        // A cancelled grading takes nothing: the next attempt sees the flag and stops.
+        let grade = grader::grade(puzzle, solution, &options).ok()?;
+        let rated = Rated {
+            difficulty: grade.difficulty,
+            rating: grade.rating,
+        };
+        target
+            .is_none_or(|t| t == rated.difficulty)
+            .then_some(rated)
+    });
+    let cancelled = limits.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    match (made, target) {
+        // The last attempt's grading may have been the one cancelled.
+        (Err(_), _) if cancelled => Err(GenerateError::Cancelled),
+        (Err(GenerateError::BudgetExhausted { attempts }), Some(level)) => {
+            Err(GenerateError::LevelNotReached { level, attempts })
+        }
+        (other, _) => other,
+    }
+}
+
+/// A uniform choice in `0..n` (`n > 0`): Lemire's multiply-and-reject, exact and fixed.
+fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
+    let n = n as u64;
+    let threshold = n.wrapping_neg() % n;
+    loop {
+        let product = u128::from(rng.next_u64()) * u128::from(n);
+        if product as u64 >= threshold {
+            return (product >> 64) as usize;
+        }
+    }
+}
+
+/// Shuffles `items` uniformly (Fisher-Yates).
+fn shuffle<T>(rng: &mut Xoshiro256PlusPlus, items: &mut [T]) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, below(rng, i + 1));
+    }
+}
+
+/// A random permutation of `0..n`.
+fn permutation(rng: &mut Xoshiro256PlusPlus, n: usize) -> Vec<usize> {
+    let mut items: Vec<usize> = (0..n).collect();
+    shuffle(rng, &mut items);
+    items
+}
+
+/// Guesses the solver may make completing a start before the start is drawn again: completions
+/// that stall are rare and a fresh start is cheaper than a long search.
+const FILL_GUESSES: u64 = 2_000;
+
+/// A random full grid of `shape`.
+fn full_grid(
+    shape: Shape,
+    rng: &mut Xoshiro256PlusPlus,
+    cancel: Option<&AtomicBool>,
+) -> Result<Grid, GenerateError> {
+    let (side, box_rows, box_cols) = (shape.side(), shape.box_rows(), shape.box_cols());
+    let options = solver::Options {
+        mode: Mode::FirstSolution,
+        max_guesses: Some(FILL_GUESSES),
+        cancel,
+    };
+    loop {
+        let mut cells = vec![0u8; shape.cells()];
+        // Box (b, b) holds rows b*box_rows.. and columns b*box_cols..: no two share a row or column.
+        for b in 0..box_rows.min(box_cols) {
+            for (k, symbol) in permutation(rng, side).into_iter().enumerate() {
+                let (row, col) = (b * box_rows + k / box_cols, b * box_cols + k % box_cols);
+                cells[row * side + col] = symbol as u8 + 1;
+            }
+        }
+        let start = Grid::from_cells(shape, cells).unwrap_or_else(|| Grid::empty(shape));
+        let outcome = solver::solve(&start, &options);
+        match (outcome.verdict, outcome.solution) {
+            (Verdict::Cancelled, _) => return Err(GenerateError::Cancelled),
+            (Verdict::Solved, Some(full)) => return Ok(transform(&full, rng)),
+            _ => continue,
+        }
+    }
+}
+
+/// `grid` under a random relabelling and a random validity-preserving rearrangement.
+fn transform(grid: &Grid, rng: &mut Xoshiro256PlusPlus) -> Grid {
+    let shape = grid.shape();
+    let (side, box_rows, box_cols) = (shape.side(), shape.box_rows(), shape.box_cols());
+    // Rows come in side / box_rows = box_cols bands of box_rows; columns in box_rows stacks.
+    let lines = |rng: &mut Xoshiro256PlusPlus, groups: usize, size: usize| -> Vec<usize> {
+        let order = permutation(rng, groups);
+        order
+            .into_iter()
+            .flat_map(|group| {
+                permutation(rng, size)
+                    .into_iter()
+                    .map(move |line| group * size + line)
+            })
+            .collect()
+    };
+    let rows = lines(rng, box_cols, box_rows);
+    let cols = lines(rng, box_rows, box_cols);
+    let transpose = box_rows == box_cols && below(rng, 2) == 1;
+    let labels = permutation(rng, side);
+    let old = grid.cells();
+    let cells = (0..shape.cells())
+        .map(|index| {
+            let (row, col) = (index / side, index % side);
+            let (row, col) = if transpose { (col, row) } else { (row, col) };
+            let value = old[rows[row] * side + cols[col]];
+            labels[usize::from(value) - 1] as u8 + 1
+        })
+        .collect();
+    Grid::from_cells(shape, cells).unwrap_or_else(|| grid.clone())
+}
+
+/// Candidate symbols of a cell or a unit: bit `s - 1` for symbol `s`.
+type Mask = u32;
+
+/// Blanks clues while the puzzle keeps one solution. Holds its buffers between attempts.
+struct Digger<'a> {
+    spec: Spec,
+    cancel: Option<&'a AtomicBool>,
+    orbits: Vec<Vec<usize>>,
+    /// The puzzle being dug: 0 for a blank.
+    cells: Vec<u8>,
+    /// For each row, column and box, the symbols its clues hold.
+    rows: Vec<Mask>,
+    cols: Vec<Mask>,
+    boxes: Vec<Mask>,
+    /// Where each cell's row, column and box are.
+    units: Vec<(usize, usize, usize)>,
+    /// The cells of each row, then each column, then each box.
+    unit_cells: Vec<Vec<usize>>,
+    /// Cells a side, which is also the number of symbols.
+    side: usize,
+    /// Every symbol.
+    all: Mask,
+    /// Set when a uniqueness check ran out of guesses (and its clue was kept): the puzzle is unique
+    /// but not proved minimal.
+    undecided: bool,
+}
+
+impl<'a> Digger<'a> {
+    fn new(spec: &Spec, cancel: Option<&'a AtomicBool>) -> Digger<'a> {
+        let shape = spec.shape;
+        let side = shape.side();
+        let units = (0..shape.cells())
+            .map(|index| {
+                let cell = shape.cell(index);
+                (cell.row, cell.col, shape.box_of(cell))
+            })
+            .collect::<Vec<_>>();
+        let mut unit_cells = vec![Vec::with_capacity(side); 3 * side];
+        for (index, &(r, c, b)) in units.iter().enumerate() {
+            unit_cells[r].push(index);
+            unit_cells[side + c].push(index);
+            unit_cells[2 * side + b].push(index);
+        }
+        Digger {
+            spec: *spec,
+            cancel,
+            orbits: spec.symmetry.orbits(shape),
+            cells: Vec::with_capacity(shape.cells()),
+            rows: vec![0; side],
+            cols: vec![0; side],
+            boxes: vec![0; side],
+            units,
+            unit_cells,
+            side,
+            all: (1 << side) - 1,
+            undecided: false,
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// Sets (`on`) or clears the clue at `index` in its units' masks; its symbol stays in `cells` as
+    /// the caller leaves it.
+    fn mark(&mut self, index: usize, symbol: u8, on: bool) {
+        let bit = 1 << (symbol - 1);
+        let (r, c, b) = self.units[index];
+        if on {
+            self.rows[r] |= bit;
+            self.cols[c] |= bit;
+            self.boxes[b] |= bit;
+        } else {
+            self.rows[r] &= !bit;
+            self.cols[c] &= !bit;
+            self.boxes[b] &= !bit;
+        }
+    }
+
+    /// Digs `solution` into a puzzle; `None` when it must be minimal and is not.
+    fn dig(
+        &mut self,
+        solution: &Grid,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Result<Option<Grid>, GenerateError> {
+        let full = solution.cells();
+        self.cells.clear();
+        self.cells.extend_from_slice(full);
+        self.rows.fill(0);
+        self.cols.fill(0);
+        self.boxes.fill(0);
+        for (index, &symbol) in full.iter().enumerate() {
+            self.mark(index, symbol, true);
+        }
+        self.undecided = false;
+        let mut orbits = std::mem::take(&mut self.orbits);
+        shuffle(rng, &mut orbits);
+        let result = self.dig_orbits(&orbits, full);
+        self.orbits = orbits;
+        result?;
+        if self.spec.minimal && self.undecided {
+            return Ok(None);
+        }
+        Ok(Grid::from_cells(self.spec.shape, self.cells.clone()))
+    }
+
+    /// One pass over `orbits`, blanking each that keeps the puzzle unique.
+    fn dig_orbits(&mut self, orbits: &[Vec<usize>], full: &[u8]) -> Result<(), GenerateError> {
+        for orbit in orbits {
+            if self.cancelled() {
+                return Err(GenerateError::Cancelled);
+            }
+            for &index in orbit {
+                self.cells[index] = 0;
+                self.mark(index, full[index], false);
+            }
+            if !self.still_unique(orbit, full)? {
+                for &index in orbit {
+                    self.cells[index] = full[index];
+                    self.mark(index, full[index], true);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The symbols the clues leave open at `index`.
+    fn open(&self, index: usize) -> Mask {
+        let (r, c, b) = self.units[index];
+        self.all & !(self.rows[r] | self.cols[c] | self.boxes[b])
+    }
+
+    /// Whether the clues alone force `symbol` at the blank `index`: it is the cell's only open
+    /// symbol (a naked single), or no other blank of one of its units may take it (a hidden single).
+    fn forced(&self, index: usize, symbol: u8) -> bool {
+        let bit = 1 << (symbol - 1);
+        if self.open(index) == bit {
+            return true;
+        }
+        let (r, c, b) = self.units[index];
+        [r, self.side + c, 2 * self.side + b]
+            .into_iter()
+            .any(|unit| {
+                self.unit_cells[unit].iter().all(|&other| {
+                    other == index || self.cells[other] != 0 || self.open(other) & bit == 0
+                })
+            })
+    }
+
+    /// Whether the puzzle in `cells`, just blanked at `removed`, still has `full` as its only
+    /// solution. It had before, so another solution would differ from `full` in a removed cell: when
+    /// the clues force every removed cell there is none, and otherwise the search is only for one
+    /// that puts another symbol in a removed cell.
+    fn still_unique(&mut self, removed: &[usize], full: &[u8]) -> Result<bool, GenerateError> {
+        if removed.iter().all(|&index| self.forced(index, full[index])) {
+            return Ok(true);
+        }
+        let mut trial = None;
+        for &index in removed {
+            let mut others = self.open(index) & !(1 << (full[index] - 1));
+            while others != 0 {
+                let symbol = others.trailing_zeros() as u8 + 1;
+                others &= others - 1;
+                let cells = trial.get_or_insert_with(|| self.cells.clone());
+                cells[index] = symbol;
+                let found = self.solvable(cells)?;
+                cells[index] = 0;
+                if found {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether `cells` has a solution. A search that runs out of its budget counts as one: the
+    /// caller then keeps the clue, which is always safe.
+    fn solvable(&mut self, cells: &[u8]) -> Result<bool, GenerateError> {
+        let grid = Grid::from_cells(self.spec.shape, cells.to_vec())
+            .unwrap_or_else(|| Grid::empty(self.spec.shape));
+        let options = solver::Options {
+            mode: Mode::FirstSolution,
+            max_guesses: Some(if self.spec.minimal {
+                MINIMAL_CHECK_GUESSES
+            } else {
+                CHECK_GUESSES
+            }),
+            cancel: self.cancel,
+        };
+        match solver::solve(&grid, &options).verdict {
+            Verdict::Unsolvable => Ok(false),
+            Verdict::Cancelled => Err(GenerateError::Cancelled),
+            Verdict::LimitReached => {
+                self.undecided = true;
+                Ok(true)
+            }
+            _ => Ok(true),
+        }
+    }
+}
+
+/// Guesses a uniqueness check may make when the puzzle need not be minimal: a check that needs more
+/// keeps its clue, which is always safe and bounds the time a large grid takes.
+const CHECK_GUESSES: u64 = 200;
+
+/// Guesses a uniqueness check may make when the puzzle must be minimal: a check that needs more
+/// leaves the puzzle unproved minimal, and the attempt is spent. Far above what a 9x9 check takes.
+const MINIMAL_CHECK_GUESSES: u64 = 20_000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orbits_cover_every_cell_once() {
+        for (box_rows, box_cols) in [(2, 2), (3, 3), (2, 3), (4, 4)] {
+            let shape = Shape::new(box_rows, box_cols).unwrap();
+            for symmetry in Symmetry::ALL {
+                let mut cells: Vec<usize> = symmetry.orbits(shape).concat();
+                cells.sort_unstable();
+                assert_eq!(cells, (0..shape.cells()).collect::<Vec<_>>(), "{symmetry}");
+            }
+        }
+    }
+
+    #[test]
+    fn below_stays_in_range_and_reaches_every_value() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut seen = [false; 7];
+        for _ in 0..1000 {
+            seen[below(&mut rng, 7)] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn symmetry_names_read_back() {
+        for symmetry in Symmetry::ALL {
+            assert_eq!(symmetry.name().parse::<Symmetry>(), Ok(symmetry));
+        }
+        assert!("spiral".parse::<Symmetry>().is_err());
+    }
+
+    #[test]
+    fn puzzle_seeds_are_never_zero_and_the_first_is_the_request_seed() {
+        assert_eq!(puzzle_seed(42, 0), 42);
+        assert_ne!(puzzle_seed(42, 1), puzzle_seed(42, 2));
+        assert!((1..1000).all(|i| puzzle_seed(0, i) != 0));
+    }
+}

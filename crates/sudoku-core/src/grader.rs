@@ -1,0 +1,234 @@
+//! The grader: solves a puzzle the way people do, always applying the easiest technique that makes
+//! progress, and rates it by its hardest step on the Sudoku Explainer scale.
+//!
+//! ```
+//! use sudoku_core::grader::{self, Difficulty, Options};
+//! use sudoku_core::grid::Grid;
+//! use sudoku_core::solver;
+//!
+//! let puzzle = Grid::parse_puzzle(
+//!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+//! )?;
+//! let solution = solver::solve(&puzzle, &Default::default()).solution.expect("unique");
+//! let grade = grader::grade(&puzzle, &solution, &Options::default())?;
+//! assert_eq!(grade.difficulty, Difficulty::Beginner);
+//! assert!(grade.rating <= 15);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::sync::atomic::AtomicBool;
+
+use crate::candidates::Board;
+use crate::grid::Grid;
+use crate::strategy::{
+    Context, Step, Stopped, Technique, bug, fish, forcing_chain, full_house, guess, hidden_single,
+    hidden_subset, locked_candidates, naked_single, naked_subset, unique_rectangle, x_chain,
+    xy_chain, xy_wing, xyz_wing,
+};
+
+/// The effort budget a grading gets by default: enough for the forcing chains of nearly every
+/// published puzzle, a fraction of a second of work at most.
+pub const DEFAULT_BUDGET: u64 = 200_000_000;
+
+/// How a grading runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Options<'a> {
+    /// Write each step's explanation.
+    pub explain: bool,
+    /// Effort for the chain searches (see [`Context::budget`]); past it the path goes on by guesses.
+    pub budget: u64,
+    /// Raised by the caller to stop.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            explain: false,
+            budget: DEFAULT_BUDGET,
+            cancel: None,
+        }
+    }
+}
+
+/// How hard a puzzle is for a person, from its rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Difficulty {
+    /// Up to 1.5: hidden singles.
+    Beginner,
+    /// Up to 2.3: singles.
+    Easy,
+    /// Up to 2.8: locked candidates.
+    Medium,
+    /// Up to 4.4: subsets, basic fish, wings.
+    Hard,
+    /// Up to 6.9: unique rectangles, jellyfish, BUG+1, chains.
+    Expert,
+    /// Above 6.9, or needing a guess.
+    Extreme,
+}
+
+impl Difficulty {
+    /// The level of a rating in tenths.
+    pub fn of(rating: u16, guessed: bool) -> Difficulty {
+        match rating {
+            _ if guessed => Difficulty::Extreme,
+            0..=15 => Difficulty::Beginner,
+            16..=23 => Difficulty::Easy,
+            24..=28 => Difficulty::Medium,
+            29..=44 => Difficulty::Hard,
+            45..=69 => Difficulty::Expert,
+            _ => Difficulty::Extreme,
+        }
+    }
+
+    /// The level's name in capitals, as the CLI prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Beginner => "BEGINNER",
+            Difficulty::Easy => "EASY",
+            Difficulty::Medium => "MEDIUM",
+            Difficulty::Hard => "HARD",
+            Difficulty::Expert => "EXPERT",
+            Difficulty::Extreme => "EXTREME",
+        }
+    }
+}
+
+/// A puzzle's grade and the path it rests on.
+#[derive(Clone, Debug)]
+pub struct Grade {
+    /// The level.
+    pub difficulty: Difficulty,
+    /// The hardest step's rating, in tenths.
+    pub rating: u16,
+    /// The hardest step's technique.
+    pub hardest: Technique,
+    /// How often each technique was used, in order of difficulty.
+    pub counts: Vec<(Technique, u32)>,
+    /// The whole path.
+    pub steps: Vec<Step>,
+    /// The budget ran out and the path guessed where a harder technique might have applied: the
+    /// rating is a lower bound.
+    pub lower_bound: bool,
+}
+
+/// Why a puzzle could not be graded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GradeError {
+    /// The caller cancelled.
+    #[error("grading was cancelled")]
+    Cancelled,
+    /// The solution given does not solve the puzzle.
+    #[error("the solution given does not solve the puzzle")]
+    WrongSolution,
+}
+
+impl From<Stopped> for GradeError {
+    fn from(_: Stopped) -> Self {
+        GradeError::Cancelled
+    }
+}
+
+/// The next step on `board`: the easiest technique that makes progress. `None` only on a solved
+/// board (or one the solution does not fit).
+pub fn next_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopped> {
+    ctx.check_cancel()?;
+    let simple: [fn(&Board, &Context<'_>) -> Option<Step>; 9] = [
+        full_house::find,
+        hidden_single::find_in_box,
+        hidden_single::find_in_line,
+        locked_candidates::find_direct_pointing,
+        locked_candidates::find_direct_claiming,
+        |b, c| hidden_subset::find(b, c, 2, true),
+        naked_single::find,
+        |b, c| hidden_subset::find(b, c, 3, true),
+        locked_candidates::find_pointing,
+    ];
+    let more: [fn(&Board, &Context<'_>) -> Option<Step>; 14] = [
+        locked_candidates::find_claiming,
+        |b, c| naked_subset::find(b, c, 2),
+        |b, c| fish::find(b, c, 2),
+        |b, c| hidden_subset::find(b, c, 2, false),
+        |b, c| naked_subset::find(b, c, 3),
+        |b, c| fish::find(b, c, 3),
+        |b, c| hidden_subset::find(b, c, 3, false),
+        xy_wing::find,
+        xyz_wing::find,
+        unique_rectangle::find,
+        |b, c| naked_subset::find(b, c, 4),
+        |b, c| fish::find(b, c, 4),
+        |b, c| hidden_subset::find(b, c, 4, false),
+        bug::find,
+    ];
+    if board.is_solved() {
+        return Ok(None);
+    }
+    for finder in simple.iter().chain(&more) {
+        if let Some(step) = finder(board, ctx) {
+            return Ok(Some(step));
+        }
+    }
+    ctx.check_cancel()?;
+    // The chains: the cheaper rating of the two kinds found, then the forcing chains.
+    let x = x_chain::find(board, ctx);
+    let xy = xy_chain::find(board, ctx);
+    let chain = match (x, xy) {
+        (Some(x), Some(xy)) => Some(if xy.rating < x.rating { xy } else { x }),
+        (x, xy) => x.or(xy),
+    };
+    if chain.is_some() {
+        return Ok(chain);
+    }
+    if let Some(step) = forcing_chain::find(board, ctx)? {
+        return Ok(Some(step));
+    }
+    Ok(guess::find(board, ctx))
+}
+
+/// Grades `puzzle`, whose unique solution is `solution`.
+pub fn grade(puzzle: &Grid, solution: &Grid, options: &Options<'_>) -> Result<Grade, GradeError> {
+    if !solution.solves(puzzle) {
+        return Err(GradeError::WrongSolution);
+    }
+    let mut board = Board::new(puzzle).ok_or(GradeError::WrongSolution)?;
+    let mut ctx = Context {
+        explain: options.explain,
+        solution: solution.cells(),
+        budget: options.budget,
+        exhausted: false,
+        cancel: options.cancel,
+    };
+    let mut steps = Vec::new();
+    while let Some(step) = next_step(&board, &mut ctx)? {
+        board.apply(&step.placements, &step.eliminations);
+        steps.push(step);
+    }
+    if !board.is_solved() {
+        return Err(GradeError::WrongSolution);
+    }
+    Ok(summarize(steps, ctx.exhausted))
+}
+
+/// The grade of a path.
+fn summarize(steps: Vec<Step>, exhausted: bool) -> Grade {
+    let hardest_step = steps.iter().max_by_key(|s| s.rating);
+    let rating = hardest_step.map_or(0, |s| s.rating);
+    let hardest = hardest_step.map_or(Technique::FullHouse, |s| s.technique);
+    let guessed = steps.iter().any(|s| s.technique == Technique::Guess);
+    let mut counts: Vec<(Technique, u32)> = Vec::new();
+    for technique in Technique::ALL {
+        let count = steps.iter().filter(|s| s.technique == technique).count() as u32;
+        if count > 0 {
+            counts.push((technique, count));
+        }
+    }
+    Grade {
+        difficulty: Difficulty::of(rating, guessed),
+        rating,
+        hardest,
+        counts,
+        steps,
+        lower_bound: guessed && exhausted,
+    }
+}

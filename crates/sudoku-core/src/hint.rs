@@ -1,0 +1,71 @@
+//! Hints: from a player's board to its next placement, with the easiest eliminations the engine needs
+//! on the way. A board holds values, not pencil marks, so each hint starts again from the board's
+//! candidates: applying the hint's placement and asking again walks the whole puzzle.
+
+use crate::candidates::{Board, Candidate};
+use crate::grader::{GradeError, Options, next_step};
+use crate::grid::Grid;
+use crate::strategy::{Context, Step};
+
+/// What a hint says about a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// Entries that differ from the solution (each with the entry, not the solution's value).
+    Mistakes(Vec<Candidate>),
+    /// The board is the solution.
+    Solved,
+    /// The steps to the next placement: eliminations first, the placement's step last.
+    Steps(Vec<Step>),
+}
+
+/// The hint for `progress` (the givens of `puzzle` plus the player's entries; a given left blank in
+/// `progress` counts as given), whose puzzle has the unique `solution`.
+pub fn hint(
+    puzzle: &Grid,
+    progress: &Grid,
+    solution: &Grid,
+    options: &Options<'_>,
+) -> Result<Hint, GradeError> {
+    if !solution.solves(puzzle) || progress.shape() != puzzle.shape() {
+        return Err(GradeError::WrongSolution);
+    }
+    let mistakes: Vec<Candidate> = progress
+        .cells()
+        .iter()
+        .zip(solution.cells())
+        .enumerate()
+        .filter(|&(_, (&entry, &right))| entry != 0 && entry != right)
+        .map(|(cell, (&value, _))| Candidate { cell, value })
+        .collect();
+    if !mistakes.is_empty() {
+        return Ok(Hint::Mistakes(mistakes));
+    }
+    let merged: Vec<u8> = progress
+        .cells()
+        .iter()
+        .zip(puzzle.cells())
+        .map(|(&entry, &given)| if entry != 0 { entry } else { given })
+        .collect();
+    let board_grid = Grid::from_cells(puzzle.shape(), merged).ok_or(GradeError::WrongSolution)?;
+    if board_grid.is_full() {
+        return Ok(Hint::Solved);
+    }
+    let mut board = Board::new(&board_grid).ok_or(GradeError::WrongSolution)?;
+    let mut ctx = Context {
+        explain: options.explain,
+        solution: solution.cells(),
+        budget: options.budget,
+        exhausted: false,
+        cancel: options.cancel,
+    };
+    let mut steps = Vec::new();
+    while let Some(step) = next_step(&board, &mut ctx)? {
+        board.apply(&step.placements, &step.eliminations);
+        let placed = !step.placements.is_empty();
+        steps.push(step);
+        if placed {
+            return Ok(Hint::Steps(steps));
+        }
+    }
+    Err(GradeError::WrongSolution)
+}

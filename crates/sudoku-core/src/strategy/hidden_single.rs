@@ -1,0 +1,101 @@
+//! Hidden single: a value with one place left in a unit goes there (1.2 in a box, 1.5 in a row or
+//! column, as people find them in boxes first).
+
+use std::fmt::Write as _;
+
+use super::{Context, Step, Technique};
+use crate::candidates::{Board, Candidate, values};
+
+/// The first hidden single in a box.
+pub fn find_in_box(board: &Board, ctx: &Context<'_>) -> Option<Step> {
+    let n = board.n();
+    find_in(board, ctx, 2 * n..3 * n, 12)
+}
+
+/// The first hidden single in a row or column.
+pub fn find_in_line(board: &Board, ctx: &Context<'_>) -> Option<Step> {
+    let n = board.n();
+    find_in(board, ctx, 0..2 * n, 15)
+}
+
+fn find_in(
+    board: &Board,
+    ctx: &Context<'_>,
+    units: std::ops::Range<usize>,
+    rating: u16,
+) -> Option<Step> {
+    for unit in units {
+        for value in values(board.all() & !board.placed(unit)) {
+            let positions = board.positions(unit, value);
+            if positions.count_ones() == 1 {
+                let cell = board
+                    .geo()
+                    .cell_at(unit, positions.trailing_zeros() as usize);
+                return Some(single(
+                    board,
+                    ctx,
+                    unit,
+                    cell,
+                    value,
+                    rating,
+                    Technique::HiddenSingle,
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// The step placing `value` in `cell`, its only place in `unit`.
+pub(crate) fn single(
+    board: &Board,
+    ctx: &Context<'_>,
+    unit: usize,
+    cell: usize,
+    value: u8,
+    rating: u16,
+    technique: Technique,
+) -> Step {
+    let mut step = Step::new(technique, rating);
+    step.placements.push(Candidate { cell, value });
+    if ctx.explain {
+        let geo = board.geo();
+        let _ = write!(
+            step.text,
+            "In {}, {{{value}}} fits only in {}.",
+            geo.unit_name(unit),
+            geo.name(cell)
+        );
+    }
+    step
+}
+
+/// A hidden single that `eliminations` create: after removing them, a value of `values_in` with one
+/// place left in a unit holding an eliminated cell. Used by the direct techniques.
+pub(crate) fn created_by(
+    board: &Board,
+    eliminations: &[crate::candidates::Candidate],
+    only_value: Option<u8>,
+) -> Option<(usize, usize, u8)> {
+    let geo = board.geo();
+    for e in eliminations {
+        for unit in geo.units_of(e.cell) {
+            for value in values(board.all() & !board.placed(unit)) {
+                if only_value.is_some_and(|v| v != value) {
+                    continue;
+                }
+                let mut positions = board.positions(unit, value);
+                for other in eliminations.iter().filter(|o| o.value == value) {
+                    if geo.units_of(other.cell).contains(&unit) {
+                        positions &= !(1 << geo.slot_in(other.cell, unit));
+                    }
+                }
+                if positions.count_ones() == 1 && board.positions(unit, value).count_ones() > 1 {
+                    let cell = geo.cell_at(unit, positions.trailing_zeros() as usize);
+                    return Some((unit, cell, value));
+                }
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,397 @@
+//! The techniques of the logic engine, one file each, and what they share: the [`Technique`] names,
+//! the [`Step`] a technique finds, and the search context with its effort budget and cancel flag.
+//!
+//! A finder looks at a [`Board`] and returns the first step of its technique it finds, without
+//! changing the board; the grader applies it. Ratings are on the Sudoku Explainer scale, in tenths.
+
+pub mod bug;
+pub mod fish;
+pub mod forcing_chain;
+pub mod full_house;
+pub mod guess;
+pub mod hidden_single;
+pub mod hidden_subset;
+pub mod locked_candidates;
+pub mod naked_single;
+pub mod naked_subset;
+pub mod unique_rectangle;
+pub mod x_chain;
+pub mod xy_chain;
+pub mod xy_wing;
+pub mod xyz_wing;
+
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::candidates::{Board, Candidate};
+
+/// A solving technique, in the order the engine tries them (easiest first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Technique {
+    /// The last blank cell of a unit (1.0).
+    FullHouse,
+    /// A value with one place left in a unit (1.2 in a box, 1.5 in a row or column).
+    HiddenSingle,
+    /// Pointing whose eliminations leave a hidden single, placed in the same step (1.7).
+    DirectPointing,
+    /// Claiming whose eliminations leave a hidden single, placed in the same step (1.9).
+    DirectClaiming,
+    /// A hidden pair whose eliminations leave a hidden single in its unit (2.0).
+    DirectHiddenPair,
+    /// A cell with one candidate left (2.3).
+    NakedSingle,
+    /// A hidden triple whose eliminations leave a hidden single in its unit (2.5).
+    DirectHiddenTriple,
+    /// A value confined to one line within a box leaves the rest of the line (2.6).
+    Pointing,
+    /// A value confined to one box within a line leaves the rest of the box (2.8).
+    Claiming,
+    /// Naked pair (3.0).
+    NakedPair,
+    /// X-Wing (3.2).
+    XWing,
+    /// Hidden pair (3.4).
+    HiddenPair,
+    /// Naked triple (3.6).
+    NakedTriple,
+    /// Swordfish (3.8).
+    Swordfish,
+    /// Hidden triple (4.0).
+    HiddenTriple,
+    /// XY-Wing (4.2).
+    XyWing,
+    /// XYZ-Wing (4.4).
+    XyzWing,
+    /// Unique rectangle, types 1 and 2 (4.5, 4.6).
+    UniqueRectangle,
+    /// Naked quad (5.0).
+    NakedQuad,
+    /// Jellyfish (5.2).
+    Jellyfish,
+    /// Hidden quad (5.4).
+    HiddenQuad,
+    /// Bivalue universal grave + 1 (5.6).
+    BugPlusOne,
+    /// A three-link X-chain on two parallel conjugate pairs (6.6).
+    Skyscraper,
+    /// A three-link X-chain on a row and a column conjugate pair meeting in a box (6.6).
+    TwoStringKite,
+    /// A longer X-chain (6.6 plus the length adjustment).
+    XChain,
+    /// A chain of bivalue cells (6.6 plus the length adjustment).
+    XyChain,
+    /// A candidate whose consequences break the grid, or a fact all of a cell's or a unit's options
+    /// lead to (8.5 plus the length adjustment).
+    ForcingChain,
+    /// A placement taken from the solution when nothing else applies within the budget (10.0).
+    Guess,
+}
+
+impl Technique {
+    /// Every technique, in order of difficulty.
+    pub const ALL: [Technique; 28] = [
+        Technique::FullHouse,
+        Technique::HiddenSingle,
+        Technique::DirectPointing,
+        Technique::DirectClaiming,
+        Technique::DirectHiddenPair,
+        Technique::NakedSingle,
+        Technique::DirectHiddenTriple,
+        Technique::Pointing,
+        Technique::Claiming,
+        Technique::NakedPair,
+        Technique::XWing,
+        Technique::HiddenPair,
+        Technique::NakedTriple,
+        Technique::Swordfish,
+        Technique::HiddenTriple,
+        Technique::XyWing,
+        Technique::XyzWing,
+        Technique::UniqueRectangle,
+        Technique::NakedQuad,
+        Technique::Jellyfish,
+        Technique::HiddenQuad,
+        Technique::BugPlusOne,
+        Technique::Skyscraper,
+        Technique::TwoStringKite,
+        Technique::XChain,
+        Technique::XyChain,
+        Technique::ForcingChain,
+        Technique::Guess,
+    ];
+
+    /// The technique's name, as people write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Technique::FullHouse => "Full House",
+            Technique::HiddenSingle => "Hidden Single",
+            Technique::DirectPointing => "Direct Pointing",
+            Technique::DirectClaiming => "Direct Claiming",
+            Technique::DirectHiddenPair => "Direct Hidden Pair",
+            Technique::NakedSingle => "Naked Single",
+            Technique::DirectHiddenTriple => "Direct Hidden Triple",
+            Technique::Pointing => "Pointing",
+            Technique::Claiming => "Claiming",
+            Technique::NakedPair => "Naked Pair",
+            Technique::XWing => "X-Wing",
+            Technique::HiddenPair => "Hidden Pair",
+            Technique::NakedTriple => "Naked Triple",
+            Technique::Swordfish => "Swordfish",
+            Technique::HiddenTriple => "Hidden Triple",
+            Technique::XyWing => "XY-Wing",
+            Technique::XyzWing => "XYZ-Wing",
+            Technique::UniqueRectangle => "Unique Rectangle",
+            Technique::NakedQuad => "Naked Quad",
+            Technique::Jellyfish => "Jellyfish",
+            Technique::HiddenQuad => "Hidden Quad",
+            Technique::BugPlusOne => "BUG+1",
+            Technique::Skyscraper => "Skyscraper",
+            Technique::TwoStringKite => "2-String Kite",
+            Technique::XChain => "X-Chain",
+            Technique::XyChain => "XY-Chain",
+            Technique::ForcingChain => "Forcing Chain",
+            Technique::Guess => "Guess",
+        }
+    }
+}
+
+/// One step of a solution path: what it fills and removes, what it rests on, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The technique applied.
+    pub technique: Technique,
+    /// The rating on the Sudoku Explainer scale, in tenths (23 is 2.3).
+    pub rating: u16,
+    /// The cells this step fills.
+    pub placements: Vec<Candidate>,
+    /// The candidates this step removes.
+    pub eliminations: Vec<Candidate>,
+    /// The candidates the reasoning rests on.
+    pub evidence: Vec<Candidate>,
+    /// The reasoning in words, with each value written `{v}` so it can be shown in any alphabet (see
+    /// [`Step::explanation`]); empty when the search was asked for no words.
+    pub text: String,
+}
+
+impl Step {
+    /// A step of `technique` rated `rating` tenths, with nothing yet.
+    pub fn new(technique: Technique, rating: u16) -> Step {
+        Step {
+            technique,
+            rating,
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+            evidence: Vec::new(),
+            text: String::new(),
+        }
+    }
+
+    /// The explanation, each value written by `symbol`.
+    pub fn explanation(&self, symbol: impl Fn(u8) -> String) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        let mut rest = self.text.as_str();
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            match after.find('}') {
+                Some(close) => {
+                    match after[..close].parse::<u8>() {
+                        Ok(v) => out.push_str(&symbol(v)),
+                        Err(_) => out.push_str(&rest[open..open + close + 2]),
+                    }
+                    rest = &after[close + 1..];
+                }
+                None => {
+                    out.push_str(&rest[open..]);
+                    rest = "";
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// The explanation with values as numbers.
+    pub fn plain_explanation(&self) -> String {
+        self.explanation(|v| v.to_string())
+    }
+}
+
+/// Why a search stopped before its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Stopped {
+    /// The caller raised the cancel flag.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// What a finder may use besides the board: whether to write explanations, the solution (for
+/// [`guess`]), the effort budget of the expensive searches, and the cancel flag.
+#[derive(Debug)]
+pub struct Context<'a> {
+    /// Write each step's explanation.
+    pub explain: bool,
+    /// The puzzle's unique solution, row-major.
+    pub solution: &'a [u8],
+    /// Effort left for the chain and forcing-chain searches, in units of about one candidate looked
+    /// at; once spent, those searches are skipped.
+    pub budget: u64,
+    /// Set once the budget ran out and a search was skipped because of it.
+    pub exhausted: bool,
+    /// Raised by the caller to stop the search.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl Context<'_> {
+    /// Spends `effort` of the budget; false (and [`Context::exhausted`] set) when not enough is left.
+    pub fn spend(&mut self, effort: u64) -> bool {
+        if self.budget < effort {
+            self.budget = 0;
+            self.exhausted = true;
+            return false;
+        }
+        self.budget -= effort;
+        true
+    }
+
+    /// Err when the caller has cancelled.
+    pub fn check_cancel(&self) -> Result<(), Stopped> {
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            Err(Stopped::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Appends `r1c2` names of `cells` joined by `, ` to `text`.
+pub(crate) fn write_cells(
+    text: &mut String,
+    board: &Board,
+    cells: impl IntoIterator<Item = usize>,
+) {
+    for (i, cell) in cells.into_iter().enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        let _ = write!(text, "{}", board.geo().name(cell));
+    }
+}
+
+/// Appends `{1}, {2}` (value markers) of `values` joined by `sep` to `text`.
+pub(crate) fn write_values(text: &mut String, values: impl IntoIterator<Item = u8>, sep: &str) {
+    for (i, v) in values.into_iter().enumerate() {
+        if i > 0 {
+            text.push_str(sep);
+        }
+        let _ = write!(text, "{{{v}}}");
+    }
+}
+
+/// Appends ` Removes {v} from r1c2, r3c4.`-style words for the eliminations, grouped by value.
+pub(crate) fn write_eliminations(text: &mut String, board: &Board, eliminations: &[Candidate]) {
+    let mut values: Vec<u8> = eliminations.iter().map(|c| c.value).collect();
+    values.sort_unstable();
+    values.dedup();
+    for (i, v) in values.iter().enumerate() {
+        text.push_str(if i == 0 { " Removes " } else { "; removes " });
+        let _ = write!(text, "{{{v}}} from ");
+        write_cells(
+            text,
+            board,
+            eliminations
+                .iter()
+                .filter(|c| c.value == *v)
+                .map(|c| c.cell),
+        );
+    }
+    text.push('.');
+}
+
+/// SE's rating added for a chain of `length` links: 0.1 for each of 4, 6, 8, 12, 16, 24, ... that the
+/// length exceeds (the thresholds grow by 3/2 and 4/3 in turn).
+pub fn length_adjustment(length: usize) -> u16 {
+    let (mut added, mut ceil, mut odd) = (0, 4, false);
+    while length > ceil {
+        added += 1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}
+
+/// The eliminations of `value` from every cell (other than `except`) that sees all of `cells`.
+pub(crate) fn seen_by_all(board: &Board, value: u8, cells: &[usize]) -> Vec<Candidate> {
+    let Some(&first) = cells.first() else {
+        return Vec::new();
+    };
+    let geo = board.geo();
+    let mut out = Vec::new();
+    for unit in geo.units_of(first) {
+        for cell in geo.cells_in(unit, board.positions(unit, value)) {
+            if !cells.contains(&cell)
+                && cells.iter().all(|&c| geo.sees(c, cell))
+                && !out.iter().any(|c: &Candidate| c.cell == cell)
+            {
+                out.push(Candidate { cell, value });
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// Calls `found` with each choice of `k` (at most 4) of `items` whose masks together have exactly `k`
+/// bits, until it returns `Some`. Choices whose union outgrows `k` are cut early.
+pub(crate) fn k_sets<T>(
+    items: &[(usize, crate::candidates::Mask)],
+    k: usize,
+    found: &mut impl FnMut(&[usize], crate::candidates::Mask) -> Option<T>,
+) -> Option<T> {
+    fn go<T>(
+        items: &[(usize, crate::candidates::Mask)],
+        k: usize,
+        start: usize,
+        chosen: &mut [usize; 4],
+        depth: usize,
+        union: crate::candidates::Mask,
+        found: &mut impl FnMut(&[usize], crate::candidates::Mask) -> Option<T>,
+    ) -> Option<T> {
+        if depth == k {
+            return if union.count_ones() as usize == k {
+                found(&chosen[..k], union)
+            } else {
+                None
+            };
+        }
+        for i in start..items.len() {
+            let next = union | items[i].1;
+            if next.count_ones() as usize > k {
+                continue;
+            }
+            chosen[depth] = items[i].0;
+            if let Some(t) = go(items, k, i + 1, chosen, depth + 1, next, found) {
+                return Some(t);
+            }
+        }
+        None
+    }
+    if k == 0 || k > 4 {
+        return None;
+    }
+    go(items, k, 0, &mut [0; 4], 0, 0, found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn length_adjustment_follows_the_thresholds() {
+        let got: Vec<u16> = [3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 24, 25]
+            .iter()
+            .map(|&l| length_adjustment(l))
+            .collect();
+        assert_eq!(got, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]);
+    }
+}

@@ -1,0 +1,90 @@
+//! Unique rectangles: four blank cells at the corners of a rectangle in two rows, two columns and two
+//! boxes, all holding the values {a, b}, would let a and b swap places, giving two solutions. A
+//! unique puzzle rules that out. Type 1 (4.5): three corners hold only {a, b}, so the fourth loses
+//! a and b. Type 2 (4.6): two corners hold only {a, b} and the other two {a, b, c}, so one of those
+//! holds c and every cell seeing both loses it.
+
+use std::fmt::Write as _;
+
+use super::{Context, Step, Technique, seen_by_all, write_cells, write_eliminations, write_values};
+use crate::candidates::{Board, Candidate, values};
+
+/// The first unique rectangle (type 1, then type 2) that removes something.
+pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
+    let n = board.n();
+    let geo = board.geo();
+    for pass in [1, 2] {
+        for a in 0..n * n {
+            let pair = board.cands(a);
+            if pair.count_ones() != 2 {
+                continue;
+            }
+            let (r1, c1) = (a / n, a % n);
+            for r2 in r1 + 1..n {
+                for c2 in (0..n).filter(|&c| c != c1) {
+                    let corners = [a, r1 * n + c2, r2 * n + c1, r2 * n + c2];
+                    let [_, _, ba] = geo.units_of(a);
+                    let boxes = corners.map(|c| geo.units_of(c)[2]);
+                    let other_boxes = boxes.iter().filter(|&&b| b != ba).collect::<Vec<_>>();
+                    if other_boxes.is_empty() || other_boxes.iter().any(|&&b| b != *other_boxes[0])
+                    {
+                        continue;
+                    }
+                    if corners.iter().any(|&c| board.cands(c) & pair != pair) {
+                        continue;
+                    }
+                    let extra: Vec<usize> = corners
+                        .iter()
+                        .copied()
+                        .filter(|&c| board.cands(c) != pair)
+                        .collect();
+                    let step = if pass == 1 && extra.len() == 1 {
+                        let cell = extra[0];
+                        let eliminations: Vec<Candidate> = values(pair)
+                            .map(|value| Candidate { cell, value })
+                            .collect();
+                        Some((Technique::UniqueRectangle, 45, eliminations, 1))
+                    } else if pass == 2
+                        && extra.len() == 2
+                        && board.cands(extra[0]) == board.cands(extra[1])
+                        && (board.cands(extra[0]) & !pair).count_ones() == 1
+                        && geo.sees(extra[0], extra[1])
+                    {
+                        let value = (board.cands(extra[0]) & !pair).trailing_zeros() as u8 + 1;
+                        let eliminations = seen_by_all(board, value, &extra);
+                        (!eliminations.is_empty()).then_some((
+                            Technique::UniqueRectangle,
+                            46,
+                            eliminations,
+                            2,
+                        ))
+                    } else {
+                        None
+                    };
+                    let Some((technique, rating, eliminations, kind)) = step else {
+                        continue;
+                    };
+                    let mut step = Step::new(technique, rating);
+                    step.evidence = corners
+                        .iter()
+                        .flat_map(|&cell| values(pair).map(move |value| Candidate { cell, value }))
+                        .collect();
+                    step.eliminations = eliminations;
+                    if ctx.explain {
+                        step.text.push_str("The cells ");
+                        write_cells(&mut step.text, board, corners);
+                        step.text.push_str(" would hold ");
+                        write_values(&mut step.text, values(pair), " and ");
+                        let _ = write!(
+                            step.text,
+                            " in either order, two solutions; a unique puzzle rules that out (unique rectangle type {kind})."
+                        );
+                        write_eliminations(&mut step.text, board, &step.eliminations);
+                    }
+                    return Some(step);
+                }
+            }
+        }
+    }
+    None
+}
