@@ -168,6 +168,10 @@ struct BenchArgs {
     /// The most time the baseline may spend on one puzzle.
     #[arg(long, default_value = "20ms", value_parser = humantime::parse_duration)]
     baseline_cap: Duration,
+    /// The guess budget of each solve (0: unlimited); a puzzle that needs more counts as
+    /// LimitReached, so a set of hard 25x25 grids ends in bounded time.
+    #[arg(long, default_value_t = 0)]
+    max_guesses: u64,
     /// Measure the canonical form (Canonicalize) instead of the solver; the baseline is the brute
     /// force on `--baseline-sample / 10` puzzles per file.
     #[arg(long)]
@@ -256,6 +260,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         threads: args.threads.max(1),
         baseline_sample: args.baseline_sample,
         baseline_cap: args.baseline_cap,
+        max_guesses: (args.max_guesses > 0).then_some(args.max_guesses),
         ..Default::default()
     };
     crate::bench::run(&args.files, &options, &mut std::io::stdout().lock())?;

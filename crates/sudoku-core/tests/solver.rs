@@ -308,6 +308,28 @@ fn clashing_givens_are_unsolvable_without_panic() {
     }
 }
 
+#[test]
+fn every_pair_of_equal_givens_clashes_exactly_when_peers() {
+    // The 9x9 path reads all givens at once and checks rows, columns and boxes per digit and band:
+    // every placement of two equal givens must agree with the plain rule.
+    for i in 0..81 {
+        for j in i + 1..81 {
+            let mut cells = vec![0u8; 81];
+            cells[i] = 5;
+            cells[j] = 5;
+            let puzzle = Grid::from_cells(Shape::NINE, cells).expect("valid cells");
+            let clash = puzzle.check_givens().is_err();
+            let outcome = solve(&puzzle, &FIRST);
+            assert_eq!(outcome.verdict == Verdict::Unsolvable, clash, "{i} {j}");
+            assert_eq!(
+                solve_portable(&puzzle, &FIRST).verdict,
+                outcome.verdict,
+                "{i} {j}"
+            );
+        }
+    }
+}
+
 fn hard_puzzle() -> Grid {
     sample("forum_hardest_1905_11plus_sample.txt").remove(0).1
 }

@@ -28,7 +28,8 @@ pub struct Options<'a> {
     /// What to establish.
     pub mode: Mode,
     /// The most guesses (branching decisions) the search may make before it gives up with
-    /// [`Verdict::LimitReached`]. `None` for no limit.
+    /// [`Verdict::LimitReached`]. `None` for no limit. The general search (every shape but 9x9) also
+    /// counts each tentative placement it probes as a guess, so this bounds all of its work.
     pub max_guesses: Option<u64>,
     /// Raised by the caller to stop the search early with [`Verdict::Cancelled`]. Checked every
     /// [`CANCEL_CHECK_INTERVAL`] guesses, so a search stops within microseconds.
