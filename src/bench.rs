@@ -5,6 +5,8 @@
 //! can also be produced from tests or scratch programs without the service around them.
 
 pub mod canon;
+pub mod generate;
+pub mod grade;
 
 use std::fmt;
 use std::io::{self, Write};

@@ -249,11 +249,11 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.generate {
-        crate::bench_generate::run(args.scale, args.threads, &mut std::io::stdout().lock())?;
+        crate::bench::generate::run(args.scale, args.threads, &mut std::io::stdout().lock())?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.grade {
-        crate::grade_bench::run(&args.files, args.threads, &mut std::io::stdout().lock())?;
+        crate::bench::grade::run(&args.files, args.threads, &mut std::io::stdout().lock())?;
         return Ok(ExitCode::SUCCESS);
     }
     let options = crate::bench::BenchOptions {

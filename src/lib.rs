@@ -14,12 +14,10 @@ pub use sudoku_core::grid;
 pub use sudoku_core::solver;
 
 pub mod bench;
-pub mod bench_generate;
 pub mod cli;
 pub mod client;
 pub mod config;
 pub mod generate;
-pub mod grade_bench;
 pub mod grpc;
 pub mod load;
 pub mod metrics;
