@@ -377,10 +377,12 @@ fn read_symbols(text: &str, shape: Shape, symbols: &Symbols) -> Result<Vec<u8>, 
     let mut cells = Vec::with_capacity(shape.cells());
     let mut found = 0;
     for (position, ch) in text.chars().enumerate() {
+        // The table covers ASCII only: U+0080 to U+00FF fit a byte too, and some (U+0085, U+00A0) are
+        // whitespace, so layout.
         let value = match u8::try_from(ch) {
-            Ok(byte) => table[usize::from(byte)],
-            Err(_) if is_layout(ch) => LAYOUT,
-            Err(_) => INVALID,
+            Ok(byte) if ch.is_ascii() => table[usize::from(byte)],
+            _ if is_layout(ch) => LAYOUT,
+            _ => INVALID,
         };
         match value {
             LAYOUT => continue,
