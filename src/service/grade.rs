@@ -12,7 +12,7 @@ use sudoku_core::strategy::{Step, Technique};
 use tonic::{Code, Request, Response, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use super::{SolveError, Sudoku};
+use super::{CallEnd, SolveError, Sudoku};
 use crate::grid::{Grid, PuzzleError, Shape};
 use crate::proto::{self, GradeRequest, GradeResponse, HintRequest, HintResponse};
 use crate::solver::{self, Mode, Verdict};
@@ -29,7 +29,12 @@ pub(super) async fn grade(
     service: &Sudoku,
     request: Request<GradeRequest>,
 ) -> Result<Response<GradeResponse>, Status> {
-    let started = Instant::now();
+    let span = tracing::debug_span!(
+        "rpc",
+        method = "Grade",
+        request_id = crate::grpc::request_id(&request)
+    );
+    let end = CallEnd::new("Grade", service.metrics.clone(), span);
     let deadline = crate::grpc::deadline(&request);
     let request = request.into_inner();
     let result = async {
@@ -46,7 +51,7 @@ pub(super) async fn grade(
         off_thread(service, deadline, work).await
     }
     .await;
-    finish(service, "Grade", started, result)
+    finish(end, result)
 }
 
 /// The next step for a player's board.
@@ -54,7 +59,12 @@ pub(super) async fn hint(
     service: &Sudoku,
     request: Request<HintRequest>,
 ) -> Result<Response<HintResponse>, Status> {
-    let started = Instant::now();
+    let span = tracing::debug_span!(
+        "rpc",
+        method = "Hint",
+        request_id = crate::grpc::request_id(&request)
+    );
+    let end = CallEnd::new("Hint", service.metrics.clone(), span);
     let deadline = crate::grpc::deadline(&request);
     let request = request.into_inner();
     let result = async {
@@ -82,7 +92,7 @@ pub(super) async fn hint(
         off_thread(service, deadline, work).await
     }
     .await;
-    finish(service, "Hint", started, result)
+    finish(end, result)
 }
 
 /// Reads a request's puzzle in its shape and alphabet, as Solve reads one; the writer answers in kind.
@@ -128,18 +138,14 @@ impl From<Invalid> for Status {
 }
 
 /// Counts the call in the metrics and turns its result into the answer.
-fn finish<T>(
-    service: &Sudoku,
-    method: &'static str,
-    started: Instant,
-    result: Result<T, Invalid>,
-) -> Result<Response<T>, Status> {
+fn finish<T>(mut end: CallEnd, result: Result<T, Invalid>) -> Result<Response<T>, Status> {
     let code = match &result {
         Ok(_) => Code::Ok,
         Err(Invalid::Solve(e)) => e.code(),
         Err(Invalid::Progress(_)) => Code::InvalidArgument,
     };
-    service.metrics.rpc(method, code, started.elapsed());
+    // Counted and logged when `end` drops; a call its client drops first counts as CANCELLED.
+    end.code = code;
     result.map(Response::new).map_err(Status::from)
 }
 
