@@ -172,6 +172,10 @@ struct BenchArgs {
     /// LimitReached, so a set of hard 25x25 grids ends in bounded time.
     #[arg(long, default_value_t = 0)]
     max_guesses: u64,
+    /// Repeat each mode's timed pass over a file until at least this long has passed (e.g. `5s`,
+    /// as tdoku's `run_benchmark -t 5`), for steadier figures on a shared machine; 0 for one pass.
+    #[arg(long, default_value = "0s", value_parser = humantime::parse_duration)]
+    min_time: Duration,
     /// Measure the canonical form (Canonicalize) instead of the solver; the baseline is the brute
     /// force on `--baseline-sample / 10` puzzles per file.
     #[arg(long)]
@@ -261,6 +265,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         baseline_sample: args.baseline_sample,
         baseline_cap: args.baseline_cap,
         max_guesses: (args.max_guesses > 0).then_some(args.max_guesses),
+        min_time: args.min_time,
         ..Default::default()
     };
     crate::bench::run(&args.files, &options, &mut std::io::stdout().lock())?;
