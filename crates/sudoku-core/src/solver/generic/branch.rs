@@ -43,6 +43,16 @@ pub(super) struct Choice {
     pub(super) untried: Mask,
 }
 
+impl Choice {
+    /// Whether both sides are still open on `board`: each an undecided cell's candidate. A choice
+    /// found open stays a two-way choice, as candidates only ever go.
+    pub(super) fn is_open(&self, board: &Board) -> bool {
+        self.sides
+            .iter()
+            .all(|&(cell, bit)| board.cand[usize::from(cell)] & (bit | PLACED) == bit)
+    }
+}
+
 /// The branch with the fewest alternatives, and those; `None` when every cell is decided.
 ///
 /// Cells and values count alike: a cell with `k` candidates and a value with `k` places left in a

@@ -66,7 +66,10 @@ pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
         let mut preferred = None;
         if alive && shape.side() >= PROBE_MIN_SIDE && !board.is_full() {
             let scratch = scratch.get_or_insert_with(|| Probe::new(shape.cells()));
-            match scratch.run(&mut propagator, &mut board, tables, &mut limiter) {
+            // Probing to a fixpoint pays at the root, which every branch shares; below it one round
+            // finds most of what there is, and a confirming round would only repeat every probe.
+            let fixpoint = depth == 0;
+            match scratch.run(&mut propagator, &mut board, tables, fixpoint, &mut limiter) {
                 Probed::Contradiction => alive = false,
                 Probed::Stopped => break 'search,
                 Probed::Done(choice) => preferred = choice,

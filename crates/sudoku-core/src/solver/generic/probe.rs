@@ -5,7 +5,7 @@
 use super::board::{Board, Propagator};
 use super::branch::{Choice, binary_choices};
 use super::tables::Tables;
-use super::{Limiter, Mask, PLACED};
+use super::{Limiter, Mask};
 
 /// How a round of probing ended.
 pub(super) enum Probed {
@@ -23,7 +23,6 @@ pub(super) enum Probed {
 /// places in its row) is probed once per board.
 pub(super) struct Probe {
     choices: Vec<Choice>,
-    union: Vec<Mask>,
     /// Per placement (`cell * 32 + value index`): the board version it was probed on.
     seen: Vec<u32>,
     /// Per placement probed on this version: [`FAILED`], or its slot in `boards`.
@@ -45,7 +44,6 @@ impl Probe {
     pub(super) fn new(cells: usize) -> Probe {
         Probe {
             choices: Vec::new(),
-            union: vec![0; cells],
             seen: vec![0; cells * 32],
             slot: vec![0; cells * 32],
             removed: vec![0; cells * 32],
@@ -95,14 +93,15 @@ impl Probe {
         Some(literal)
     }
 
-    /// Probes every two-way choice of `board`, in rounds while they change it. Each probe counts as
-    /// a guess against the budget, so the budget and the cancel flag bound this work as they bound
-    /// the search.
+    /// Probes every two-way choice of `board`, in rounds while they change it when `fixpoint`, else
+    /// once. Each probe counts as a guess against the budget, so the budget and the cancel flag bound
+    /// this work as they bound the search.
     pub(super) fn run(
         &mut self,
         propagator: &mut Propagator<'_>,
         board: &mut Board,
         tables: &Tables,
+        fixpoint: bool,
         limiter: &mut Limiter,
     ) -> Probed {
         let cells = board.cand.len();
@@ -117,11 +116,7 @@ impl Probe {
             for i in 0..self.choices.len() {
                 let choice = self.choices[i];
                 // An earlier probe this round may have decided or narrowed this choice.
-                if choice
-                    .sides
-                    .iter()
-                    .any(|&(c, bit)| board.cand[usize::from(c)] & (bit | PLACED) != bit)
-                {
+                if !choice.is_open(board) {
                     continue;
                 }
                 let mut literals = [0; 2];
@@ -131,24 +126,24 @@ impl Probe {
                         None => return Probed::Stopped,
                     }
                 }
-                match literals.map(|l| self.slot[l]) {
+                // Keep only what some surviving side keeps: a candidate neither keeps goes.
+                let (x, y) = match literals.map(|l| self.slot[l]) {
                     [FAILED, FAILED] => return Probed::Contradiction,
-                    [FAILED, s] | [s, FAILED] => {
-                        self.union.copy_from_slice(&self.boards[s as usize].cand);
-                    }
-                    [a, b] => {
-                        let (x, y) = (&self.boards[a as usize].cand, &self.boards[b as usize].cand);
-                        for ((u, &x), &y) in self.union.iter_mut().zip(x).zip(y) {
-                            *u = x | y;
-                        }
-                    }
-                }
-                // Keep only what some surviving side keeps.
+                    [FAILED, s] | [s, FAILED] => (s, s),
+                    [a, b] => (a, b),
+                };
+                let (x, y) = (&self.boards[x as usize].cand, &self.boards[y as usize].cand);
+                let all = propagator.all;
+                // Most choices agree on nothing: one vectorised pass finds out before any work.
+                let agreed = (board.cand.iter().zip(x).zip(y))
+                    .fold(0, |acc, ((&c, &x), &y)| acc | (c & all & !(x | y)));
                 propagator.reset();
-                for cell in 0..cells {
-                    let gone = board.cand[cell] & propagator.all & !self.union[cell];
-                    if gone != 0 && !propagator.eliminate(board, cell, gone) {
-                        return Probed::Contradiction;
+                if agreed != 0 {
+                    for cell in 0..cells {
+                        let gone = board.cand[cell] & all & !(x[cell] | y[cell]);
+                        if gone != 0 && !propagator.eliminate(board, cell, gone) {
+                            return Probed::Contradiction;
+                        }
                     }
                 }
                 if propagator.changed {
@@ -167,8 +162,10 @@ impl Probe {
                     }
                 }
             }
-            if !progress {
-                return Probed::Done(best.map(|(choice, _)| choice));
+            if !progress || !fixpoint {
+                // Scored before a later change, the best may have been decided since.
+                let best = best.map(|(choice, _)| choice);
+                return Probed::Done(best.filter(|choice| choice.is_open(board)));
             }
         }
     }
