@@ -98,7 +98,7 @@ pub(super) fn choose(board: &Board, tables: &Tables) -> Option<(Branch, Mask)> {
 pub(super) fn binary_choices(board: &Board, tables: &Tables, out: &mut Vec<Choice>) {
     out.clear();
     for (cell, &mask) in board.cand.iter().enumerate() {
-        if mask & PLACED == 0 && mask.count_ones() == 2 {
+        if mask & PLACED == 0 && is_pair(mask) {
             let low = mask & mask.wrapping_neg();
             out.push(Choice {
                 sides: [(cell as u16, low), (cell as u16, mask & !low)],
@@ -109,7 +109,7 @@ pub(super) fn binary_choices(board: &Board, tables: &Tables, out: &mut Vec<Choic
     }
     let side = tables.shape.side();
     for (slot, &places) in board.places.iter().enumerate() {
-        if places.count_ones() == 2 {
+        if is_pair(places) {
             let (unit, bit) = (slot / side, 1 << (slot % side));
             let cells = tables.unit(unit);
             let first = cells[places.trailing_zeros() as usize];
@@ -123,4 +123,11 @@ pub(super) fn binary_choices(board: &Board, tables: &Tables, out: &mut Vec<Choic
             });
         }
     }
+}
+
+/// Whether `mask` has exactly two bits set.
+#[inline]
+fn is_pair(mask: Mask) -> bool {
+    let rest = mask & mask.wrapping_sub(1);
+    rest != 0 && rest & (rest - 1) == 0
 }
