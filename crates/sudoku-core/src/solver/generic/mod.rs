@@ -9,6 +9,8 @@ mod board;
 mod branch;
 mod probe;
 mod tables;
+#[cfg(test)]
+mod tests;
 
 use super::{Limiter, Mode, Options, Outcome};
 use crate::grid::Grid;
@@ -37,6 +39,11 @@ struct Guess {
 }
 
 pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
+    search(puzzle, options, puzzle.shape().side() >= PROBE_MIN_SIDE)
+}
+
+/// The search, probing at every node when `probing`.
+fn search(puzzle: &Grid, options: &Options<'_>, probing: bool) -> Outcome {
     let mut limiter = Limiter::new(options);
     let shape = puzzle.shape();
     let tables = Tables::of(shape);
@@ -64,7 +71,7 @@ pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
     let mut alive = consistent && propagator.propagate(&mut board);
     'search: loop {
         let mut preferred = None;
-        if alive && shape.side() >= PROBE_MIN_SIDE && !board.is_full() {
+        if alive && probing && !board.is_full() {
             let scratch = scratch.get_or_insert_with(|| Probe::new(shape.cells()));
             // Probing to a fixpoint pays at the root, which every branch shares; below it one round
             // finds most of what there is, and a confirming round would only repeat every probe.
