@@ -483,6 +483,9 @@ struct Digger<'a> {
     /// Set when a uniqueness check ran out of guesses (and its clue was kept): the puzzle is unique
     /// but not proved minimal.
     undecided: bool,
+    /// For a 9x9 grid, the puzzle's givens as the fast solver's bitboards, edited with `puzzle`, so
+    /// that each check is one search from them (see [`Digger::still_unique`]).
+    nine: Option<solver::NineGivens>,
 }
 
 impl<'a> Digger<'a> {
@@ -514,6 +517,7 @@ impl<'a> Digger<'a> {
             side,
             all: (1 << side) - 1,
             undecided: false,
+            nine: None,
         }
     }
 
@@ -552,6 +556,7 @@ impl<'a> Digger<'a> {
             self.mark(index, symbol, true);
         }
         self.undecided = false;
+        self.nine = (self.spec.shape == Shape::NINE).then(|| solver::NineGivens::from_cells(full));
         let mut orbits = std::mem::take(&mut self.orbits);
         shuffle(rng, &mut orbits);
         let result = self.dig_orbits(&orbits, full);
@@ -572,11 +577,17 @@ impl<'a> Digger<'a> {
             for &index in orbit {
                 self.puzzle.set_index(index, 0);
                 self.mark(index, full[index], false);
+                if let Some(nine) = &mut self.nine {
+                    nine.clear(index, full[index]);
+                }
             }
             if !self.still_unique(orbit, full)? {
                 for &index in orbit {
                     self.puzzle.set_index(index, full[index]);
                     self.mark(index, full[index], true);
+                    if let Some(nine) = &mut self.nine {
+                        nine.set(index, full[index]);
+                    }
                 }
             }
         }
@@ -610,7 +621,19 @@ impl<'a> Digger<'a> {
     /// solution. It had before, so another solution would differ from `full` in a removed cell: when
     /// the clues force every removed cell there is none, and otherwise the search is only for one
     /// that puts another symbol in a removed cell.
+    ///
+    /// On a 9x9 grid that is one search per removed cell the clues do not force, for a solution
+    /// without its symbol there, started from the kept bitboard givens. Other shapes search once per
+    /// other symbol the cell could take. Both ask the same question, so they keep the same clues.
     fn still_unique(&mut self, removed: &[usize], full: &[u8]) -> Result<bool, GenerateError> {
+        if self.nine.is_some() {
+            for &index in removed {
+                if !self.forced(index, full[index]) && self.solvable_without(index, full[index])? {
+                    return Ok(false);
+                }
+            }
+            return Ok(true);
+        }
         if removed.iter().all(|&index| self.forced(index, full[index])) {
             return Ok(true);
         }
@@ -631,7 +654,27 @@ impl<'a> Digger<'a> {
     /// in place for the search and left as it was. A search that runs out of its budget counts as
     /// a solution: the caller then keeps the clue, which is always safe.
     fn solvable_with(&mut self, index: usize, symbol: u8) -> Result<bool, GenerateError> {
-        let options = solver::Options {
+        let options = self.check_options();
+        self.puzzle.set_index(index, symbol);
+        let verdict = solver::solve(&self.puzzle, &options).verdict;
+        self.puzzle.set_index(index, 0);
+        self.found(verdict)
+    }
+
+    /// Whether the 9x9 puzzle (its kept bitboard givens) has a solution without `symbol` at the
+    /// blank `index`, as [`Digger::solvable_with`] answers for one symbol.
+    fn solvable_without(&mut self, index: usize, symbol: u8) -> Result<bool, GenerateError> {
+        let options = self.check_options();
+        let Some(nine) = &self.nine else {
+            return Ok(true);
+        };
+        let verdict = solver::solve_nine_excluding(nine, Some((index, symbol)), &options).verdict;
+        self.found(verdict)
+    }
+
+    /// A uniqueness check's search: first solution, within its guess budget.
+    fn check_options(&self) -> solver::Options<'a> {
+        solver::Options {
             mode: Mode::FirstSolution,
             max_guesses: Some(if self.spec.minimal {
                 MINIMAL_CHECK_GUESSES
@@ -639,10 +682,12 @@ impl<'a> Digger<'a> {
                 CHECK_GUESSES
             }),
             cancel: self.cancel,
-        };
-        self.puzzle.set_index(index, symbol);
-        let verdict = solver::solve(&self.puzzle, &options).verdict;
-        self.puzzle.set_index(index, 0);
+        }
+    }
+
+    /// Whether a check's search `verdict` means a solution (an exhausted budget counts as one and
+    /// marks the puzzle undecided); cancellation is an error.
+    fn found(&mut self, verdict: Verdict) -> Result<bool, GenerateError> {
         match verdict {
             Verdict::Unsolvable => Ok(false),
             Verdict::Cancelled => Err(GenerateError::Cancelled),
