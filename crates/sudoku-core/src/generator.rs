@@ -30,6 +30,8 @@
 //! algorithm is fixed, and so are the few helpers below that turn its output into choices, so a seed
 //! means the same puzzle in every build and on every machine.
 
+mod unavoidable;
+
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -486,6 +488,11 @@ struct Digger<'a> {
     /// For a 9x9 grid, the puzzle's givens as the fast solver's bitboards, edited with `puzzle`, so
     /// that each check is one search from them (see [`Digger::still_unique`]).
     nine: Option<solver::NineGivens>,
+    /// The full grid's two-symbol unavoidable sets (one bit per cell; none above 128 cells): a
+    /// removal that leaves one without a clue breaks uniqueness, with no search.
+    unavoidable: Vec<u128>,
+    /// The clues of the puzzle being dug, one bit per cell (for grids of up to 128 cells).
+    clue_bits: u128,
 }
 
 impl<'a> Digger<'a> {
@@ -518,6 +525,8 @@ impl<'a> Digger<'a> {
             all: (1 << side) - 1,
             undecided: false,
             nine: None,
+            unavoidable: Vec::new(),
+            clue_bits: 0,
         }
     }
 
@@ -557,6 +566,8 @@ impl<'a> Digger<'a> {
         }
         self.undecided = false;
         self.nine = (self.spec.shape == Shape::NINE).then(|| solver::NineGivens::from_cells(full));
+        self.unavoidable = unavoidable::two_symbol_sets(self.spec.shape, full);
+        self.clue_bits = u128::MAX;
         let mut orbits = std::mem::take(&mut self.orbits);
         shuffle(rng, &mut orbits);
         let result = self.dig_orbits(&orbits, full);
@@ -580,6 +591,7 @@ impl<'a> Digger<'a> {
                 if let Some(nine) = &mut self.nine {
                     nine.clear(index, full[index]);
                 }
+                self.clue_bits &= !(1u128 << (index % 128));
             }
             if !self.still_unique(orbit, full)? {
                 for &index in orbit {
@@ -588,6 +600,7 @@ impl<'a> Digger<'a> {
                     if let Some(nine) = &mut self.nine {
                         nine.set(index, full[index]);
                     }
+                    self.clue_bits |= 1u128 << (index % 128);
                 }
             }
         }
@@ -626,6 +639,15 @@ impl<'a> Digger<'a> {
     /// without its symbol there, started from the kept bitboard givens. Other shapes search once per
     /// other symbol the cell could take. Both ask the same question, so they keep the same clues.
     fn still_unique(&mut self, removed: &[usize], full: &[u8]) -> Result<bool, GenerateError> {
+        // A two-symbol unavoidable set left without a clue: swapping its symbols in `full` gives a
+        // second solution.
+        if self
+            .unavoidable
+            .iter()
+            .any(|&set| set & self.clue_bits == 0)
+        {
+            return Ok(false);
+        }
         if self.nine.is_some() {
             for &index in removed {
                 if !self.forced(index, full[index]) && self.solvable_without(index, full[index])? {
