@@ -12,44 +12,57 @@
 
 use crate::grid::Shape;
 
-/// The smallest two-symbol unavoidable sets of the full grid `full` of `shape`, one bit per cell
-/// (row-major), for every pair of symbols; empty for a shape of more than 128 cells.
-pub(super) fn two_symbol_sets(shape: Shape, full: &[u8]) -> Vec<u128> {
+/// The largest side this handles: a grid of at most 128 cells.
+const MAX_SIDE: usize = 11;
+
+/// Puts into `sets` the smallest two-symbol unavoidable sets of the full grid `full` of `shape`, one
+/// bit per cell (row-major), for every pair of symbols whose cells split into more than one; none
+/// for a shape of more than 128 cells.
+/// `box_of[index]` is the box of each cell.
+pub(super) fn two_symbol_sets(shape: Shape, full: &[u8], box_of: &[usize], sets: &mut Vec<u128>) {
+    sets.clear();
     let side = shape.side();
-    if shape.cells() > 128 || full.len() != shape.cells() {
-        return Vec::new();
+    if shape.cells() > 128 || full.len() != shape.cells() || box_of.len() != shape.cells() {
+        return;
     }
     // col_of[s][r]: the column of symbol s (0-based) in row r; row_of[s][c]: its row in column c.
-    let mut col_of = vec![vec![usize::MAX; side]; side];
-    let mut row_of = vec![vec![usize::MAX; side]; side];
+    const NONE: u8 = u8::MAX;
+    let mut col_of = [[NONE; MAX_SIDE]; MAX_SIDE];
+    let mut row_of = [[NONE; MAX_SIDE]; MAX_SIDE];
     for (index, &value) in full.iter().enumerate() {
         let (row, col) = (index / side, index % side);
         let Some(s) = usize::from(value).checked_sub(1).filter(|&s| s < side) else {
-            return Vec::new();
+            return;
         };
-        col_of[s][row] = col;
-        row_of[s][col] = row;
+        col_of[s][row] = col as u8;
+        row_of[s][col] = row as u8;
     }
-    if col_of.iter().flatten().any(|&c| c == usize::MAX) {
-        return Vec::new();
+    if col_of[..side]
+        .iter()
+        .any(|cols| cols[..side].contains(&NONE))
+    {
+        return;
     }
-    let box_of = |row: usize, col: usize| shape.box_of(shape.cell(row * side + col));
-    let mut sets = Vec::new();
-    let mut cycle = vec![0usize; side];
-    let mut parent = vec![0usize; side];
-    let mut row_a_in_box = vec![0usize; side];
-    let mut row_b_in_box = vec![0usize; side];
+    let mut parent = [0usize; MAX_SIDE];
+    let mut row_a_in_box = [0usize; MAX_SIDE];
+    let mut row_b_in_box = [0usize; MAX_SIDE];
+    let find = |parent: &[usize; MAX_SIDE], mut i: usize| {
+        while parent[i] != i {
+            i = parent[i];
+        }
+        i
+    };
     for a in 0..side {
         for b in a + 1..side {
             let (ca, cb, rb) = (&col_of[a], &col_of[b], &row_of[b]);
             // The cycles of `next`, numbered from 0.
-            cycle.fill(usize::MAX);
+            let mut cycle = [usize::MAX; MAX_SIDE];
             let mut cycles = 0;
             for start in 0..side {
                 let mut row = start;
                 while cycle[row] == usize::MAX {
                     cycle[row] = cycles;
-                    row = rb[ca[row]];
+                    row = usize::from(rb[usize::from(ca[row])]);
                 }
                 if cycle[start] == cycles {
                     cycles += 1;
@@ -57,38 +70,37 @@ pub(super) fn two_symbol_sets(shape: Shape, full: &[u8]) -> Vec<u128> {
             }
             // Tie the cycles holding each box's `a` cell and `b` cell (union-find).
             for row in 0..side {
-                row_a_in_box[box_of(row, ca[row])] = row;
-                row_b_in_box[box_of(row, cb[row])] = row;
+                row_a_in_box[box_of[row * side + usize::from(ca[row])]] = row;
+                row_b_in_box[box_of[row * side + usize::from(cb[row])]] = row;
             }
-            for (i, p) in parent.iter_mut().enumerate().take(cycles) {
+            for (i, p) in parent.iter_mut().enumerate() {
                 *p = i;
             }
-            let find = |parent: &[usize], mut i: usize| {
-                while parent[i] != i {
-                    i = parent[i];
-                }
-                i
-            };
             for bx in 0..side {
                 let x = find(&parent, cycle[row_a_in_box[bx]]);
                 let y = find(&parent, cycle[row_b_in_box[bx]]);
                 parent[x.max(y)] = x.min(y);
             }
+            // One set per group of tied cycles. A single group is every cell of the two symbols, a
+            // set only a puzzle missing both symbols leaves empty (and a search then settles at
+            // once): it is left out, as scanning it at every removal would cost more than it saves.
             let first = sets.len();
-            let mut group_set = [usize::MAX; 128];
+            let mut set_of_group = [usize::MAX; MAX_SIDE];
             for row in 0..side {
                 let group = find(&parent, cycle[row]);
-                let bits = 1u128 << (row * side + ca[row]) | 1u128 << (row * side + cb[row]);
-                if group_set[group] == usize::MAX {
-                    group_set[group] = sets.len();
+                let bits = 1u128 << (row * side + usize::from(ca[row]))
+                    | 1u128 << (row * side + usize::from(cb[row]));
+                if set_of_group[group] == usize::MAX {
+                    set_of_group[group] = sets.len();
                     sets.push(0);
                 }
-                sets[group_set[group]] |= bits;
+                sets[set_of_group[group]] |= bits;
             }
-            debug_assert!(sets.len() > first);
+            if sets.len() == first + 1 {
+                sets.pop();
+            }
         }
     }
-    sets
 }
 
 #[cfg(test)]
@@ -105,8 +117,13 @@ mod tests {
                 .map(|b| b - b'0')
                 .collect();
         let shape = Shape::NINE;
-        let sets = two_symbol_sets(shape, &full);
-        assert!(sets.len() >= 36, "at least one set per pair of digits");
+        let box_of: Vec<usize> = (0..81).map(|i| shape.box_of(shape.cell(i))).collect();
+        let mut sets = Vec::new();
+        two_symbol_sets(shape, &full, &box_of, &mut sets);
+        assert!(
+            sets.iter().any(|set| set.count_ones() == 4),
+            "this grid has rectangles"
+        );
         let valid = |cells: &[u8]| {
             (0..9).all(|i| {
                 let row: u16 = (0..9).map(|j| 1 << cells[i * 9 + j]).sum();
