@@ -516,9 +516,15 @@ struct Digger<'a> {
     /// For a 9x9 grid, the puzzle's givens as the fast solver's bitboards, edited with `puzzle`, so
     /// that each check is one search from them (see [`Digger::still_unique`]).
     nine: Option<solver::NineGivens>,
-    /// The full grid's two-symbol unavoidable sets (one bit per cell; none above 128 cells): a
-    /// removal that leaves one without a clue breaks uniqueness, with no search.
+    /// The full grid's unavoidable sets found cheaply (one bit per cell; none above 128 cells;
+    /// see `unavoidable`): a removal that leaves one without a clue breaks uniqueness, with no
+    /// search.
     unavoidable: Vec<u128>,
+    /// For each cell, the indexes in `unavoidable` of the sets holding it: those of cell `i` are
+    /// `sets_of_cell[set_start[i]..set_start[i + 1]]`. Only they can lose their last clue when the
+    /// cell is blanked.
+    sets_of_cell: Vec<u16>,
+    set_start: Vec<u16>,
     /// The clues of the puzzle being dug, one bit per cell (for grids of up to 128 cells).
     clue_bits: u128,
 }
@@ -562,6 +568,8 @@ impl<'a> Digger<'a> {
             undecided: false,
             nine: None,
             unavoidable: Vec::new(),
+            sets_of_cell: Vec::new(),
+            set_start: vec![0; shape.cells() + 1],
             clue_bits: 0,
         }
     }
@@ -602,7 +610,8 @@ impl<'a> Digger<'a> {
         }
         self.undecided = false;
         self.nine = (self.spec.shape == Shape::NINE).then(|| solver::NineGivens::from_cells(full));
-        unavoidable::two_symbol_sets(self.spec.shape, full, &self.box_of, &mut self.unavoidable);
+        unavoidable::unavoidable_sets(self.spec.shape, full, &self.box_of, &mut self.unavoidable);
+        self.index_sets();
         self.clue_bits = u128::MAX;
         let mut orbits = std::mem::take(&mut self.orbits);
         shuffle(rng, &mut orbits);
@@ -644,6 +653,48 @@ impl<'a> Digger<'a> {
         Ok(())
     }
 
+    /// Fills `sets_of_cell` and `set_start` for the sets in `unavoidable`.
+    fn index_sets(&mut self) {
+        self.set_start.fill(0);
+        self.sets_of_cell.clear();
+        if self.unavoidable.len() > usize::from(u16::MAX) {
+            self.unavoidable.clear();
+        }
+        // Count each cell's sets (shifted by one), sum them up into starts, then place.
+        for &set in &self.unavoidable {
+            let mut bits = set;
+            while bits != 0 {
+                self.set_start[bits.trailing_zeros() as usize + 1] += 1;
+                bits &= bits - 1;
+            }
+        }
+        for i in 1..self.set_start.len() {
+            self.set_start[i] += self.set_start[i - 1];
+        }
+        let total = usize::from(self.set_start[self.set_start.len() - 1]);
+        self.sets_of_cell.resize(total, 0);
+        let mut next = self.set_start.clone();
+        for (id, &set) in self.unavoidable.iter().enumerate() {
+            let mut bits = set;
+            while bits != 0 {
+                let cell = bits.trailing_zeros() as usize;
+                self.sets_of_cell[usize::from(next[cell])] = id as u16;
+                next[cell] += 1;
+                bits &= bits - 1;
+            }
+        }
+    }
+
+    /// Whether blanking `removed` left one of the unavoidable sets without a clue.
+    fn emptied_a_set(&self, removed: &[usize]) -> bool {
+        removed.iter().any(|&index| {
+            let (from, to) = (self.set_start[index], self.set_start[index + 1]);
+            self.sets_of_cell[usize::from(from)..usize::from(to)]
+                .iter()
+                .any(|&id| self.unavoidable[usize::from(id)] & self.clue_bits == 0)
+        })
+    }
+
     /// The symbols the clues leave open at `index`.
     fn open(&self, index: usize) -> Mask {
         let (r, c, b) = self.units[index];
@@ -677,16 +728,9 @@ impl<'a> Digger<'a> {
     /// without its symbol there, started from the kept bitboard givens. Other shapes search once per
     /// other symbol the cell could take. Both ask the same question, so they keep the same clues.
     fn still_unique(&mut self, removed: &[usize], full: &[u8]) -> Result<bool, GenerateError> {
-        // A two-symbol unavoidable set left without a clue: swapping its symbols in `full` gives a
+        // An unavoidable set left without a clue: `full` changed on it as the set allows is a
         // second solution.
-        // (A fold rather than `any`: nearly every scan finds none, and without the early exit the
-        // loop vectorizes.)
-        let clues = self.clue_bits;
-        if self
-            .unavoidable
-            .iter()
-            .fold(false, |open, &set| open | (set & clues == 0))
-        {
+        if self.emptied_a_set(removed) {
             return Ok(false);
         }
         if self.nine.is_some() {

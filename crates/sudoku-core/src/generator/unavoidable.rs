@@ -9,18 +9,80 @@
 //! when each box's `a` cell and `b` cell are swapped together, which ties some cycles to others. The
 //! groups of tied cycles are the smallest such sets; every valid swap of the two symbols is a union
 //! of them, so a puzzle leaves some two-symbol swap open exactly when it leaves one group empty.
+//!
+//! Line-pair sets: two rows of one band hold, in each column, two cells of one box. Swapping the two
+//! rows' symbols in a set of columns keeps every column and box valid, and both rows valid when the
+//! two rows hold the same symbols in those columns: a cycle of the map taking a column to the column
+//! where the second row holds the first row's symbol. The same holds for two columns of one stack.
 
 use crate::grid::Shape;
 
 /// The largest side this handles: a grid of at most 128 cells.
 const MAX_SIDE: usize = 11;
 
-/// Puts into `sets` the smallest two-symbol unavoidable sets of the full grid `full` of `shape`, one
+/// Puts into `sets` the line-pair sets and the two-symbol sets of the full grid `full` of `shape`
+/// (see the module's documentation), one bit per cell (row-major); none for a shape of more than 128
+/// cells. `box_of[index]` is the box of each cell.
+pub(super) fn unavoidable_sets(shape: Shape, full: &[u8], box_of: &[usize], sets: &mut Vec<u128>) {
+    sets.clear();
+    if shape.cells() > 128 || full.len() != shape.cells() || box_of.len() != shape.cells() {
+        return;
+    }
+    line_pair_sets(shape, full, sets);
+    two_symbol_sets(shape, full, box_of, sets);
+}
+
+/// Adds to `sets` the cycles of every pair of rows in one band and every pair of columns in one
+/// stack, but those covering both whole lines (rarely useful, and scanned at every removal).
+fn line_pair_sets(shape: Shape, full: &[u8], sets: &mut Vec<u128>) {
+    let side = shape.side();
+    // Rows: lines of cells `row * side + k`; columns: `k * side + col`. A band is box_rows rows, a
+    // stack box_cols columns.
+    let row_cell = |line: usize, k: usize| line * side + k;
+    let col_cell = |line: usize, k: usize| k * side + line;
+    for (group, cell) in [
+        (
+            shape.box_rows(),
+            &row_cell as &dyn Fn(usize, usize) -> usize,
+        ),
+        (shape.box_cols(), &col_cell),
+    ] {
+        for first in 0..side {
+            for second in first + 1..(first / group + 1) * group {
+                // where_second[s]: the position of symbol s in the second line.
+                let mut where_second = [usize::MAX; MAX_SIDE + 1];
+                for k in 0..side {
+                    where_second[usize::from(full[cell(second, k)]) % (MAX_SIDE + 1)] = k;
+                }
+                let mut seen = 0u32;
+                for start in 0..side {
+                    if seen >> start & 1 == 1 {
+                        continue;
+                    }
+                    let (mut set, mut k, mut length) = (0u128, start, 0);
+                    while seen >> k & 1 == 0 {
+                        seen |= 1 << k;
+                        set |= 1u128 << cell(first, k) | 1u128 << cell(second, k);
+                        length += 1;
+                        k = where_second[usize::from(full[cell(first, k)]) % (MAX_SIDE + 1)];
+                        if k >= side {
+                            return;
+                        }
+                    }
+                    if length < side {
+                        sets.push(set);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Adds to `sets` the smallest two-symbol unavoidable sets of the full grid `full` of `shape`, one
 /// bit per cell (row-major), for every pair of symbols whose cells split into more than one; none
 /// for a shape of more than 128 cells.
 /// `box_of[index]` is the box of each cell.
-pub(super) fn two_symbol_sets(shape: Shape, full: &[u8], box_of: &[usize], sets: &mut Vec<u128>) {
-    sets.clear();
+fn two_symbol_sets(shape: Shape, full: &[u8], box_of: &[usize], sets: &mut Vec<u128>) {
     let side = shape.side();
     if shape.cells() > 128 || full.len() != shape.cells() || box_of.len() != shape.cells() {
         return;
@@ -106,53 +168,71 @@ pub(super) fn two_symbol_sets(shape: Shape, full: &[u8], box_of: &[usize], sets:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Grid;
+    use crate::solver::{self, Options, Verdict};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::SeedableRng;
 
-    /// Every set, swapped, gives another valid grid; and on a grid with a known rectangle, the
-    /// rectangle is among the sets.
+    /// Checks that blanking each set in `full` leaves a puzzle with more than one solution (the
+    /// solver's verdict, not this module's reasoning), and returns the sets.
+    fn check_sets(shape: Shape, full: &[u8]) -> Vec<u128> {
+        let box_of: Vec<usize> = (0..shape.cells())
+            .map(|i| shape.box_of(shape.cell(i)))
+            .collect();
+        let mut sets = Vec::new();
+        unavoidable_sets(shape, full, &box_of, &mut sets);
+        for &set in &sets {
+            assert!(
+                set != 0 && set >> shape.cells() == 0,
+                "{shape}: set {set:#x}"
+            );
+            let cells = (0..shape.cells())
+                .map(|i| if set >> i & 1 == 1 { 0 } else { full[i] })
+                .collect();
+            let puzzle = Grid::from_cells(shape, cells).expect("the shape's cells");
+            let verdict = solver::solve(&puzzle, &Options::default()).verdict;
+            assert_eq!(
+                verdict,
+                Verdict::Multiple,
+                "{shape}: set {set:#x} of {full:?}"
+            );
+        }
+        sets
+    }
+
+    /// On a known grid: rectangles (two symbols), a three-symbol row-pair cycle, and every set a
+    /// true unavoidable set.
     #[test]
-    fn every_set_swaps_to_another_valid_grid() {
+    fn sets_of_a_known_grid_are_unavoidable() {
         let full: Vec<u8> =
             "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
                 .bytes()
                 .map(|b| b - b'0')
                 .collect();
-        let shape = Shape::NINE;
-        let box_of: Vec<usize> = (0..81).map(|i| shape.box_of(shape.cell(i))).collect();
-        let mut sets = Vec::new();
-        two_symbol_sets(shape, &full, &box_of, &mut sets);
-        assert!(
-            sets.iter().any(|set| set.count_ones() == 4),
-            "this grid has rectangles"
-        );
-        let valid = |cells: &[u8]| {
-            (0..9).all(|i| {
-                let row: u16 = (0..9).map(|j| 1 << cells[i * 9 + j]).sum();
-                let col: u16 = (0..9).map(|j| 1 << cells[j * 9 + i]).sum();
-                let bx: u16 = (0..9)
-                    .map(|j| 1 << cells[(i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3])
-                    .sum();
-                row == 0x3FE && col == 0x3FE && bx == 0x3FE
-            })
-        };
-        assert!(valid(&full));
-        for set in sets {
-            let digits: Vec<u8> = (0..81)
-                .filter(|&i| set >> i & 1 == 1)
-                .map(|i| full[i])
-                .collect();
-            let (a, b) = (
-                digits[0],
-                *digits.iter().find(|&&d| d != digits[0]).unwrap(),
-            );
-            let mut swapped = full.clone();
-            for i in (0..81).filter(|&i| set >> i & 1 == 1) {
-                swapped[i] = if full[i] == a { b } else { a };
+        let sets = check_sets(Shape::NINE, &full);
+        assert!(sets.iter().any(|set| set.count_ones() == 4));
+        // Six cells: a three-symbol cycle of a row or column pair, or two symbols over three rows.
+        assert!(sets.iter().any(|set| set.count_ones() == 6));
+    }
+
+    /// Random full grids of every shape up to 128 cells: every set is unavoidable; above 128
+    /// cells there are none.
+    #[test]
+    fn sets_of_random_grids_are_unavoidable() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+        for (box_rows, box_cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (2, 5)] {
+            let shape = Shape::new(box_rows, box_cols).expect("a shape");
+            for _ in 0..5 {
+                let full = super::super::full_grid(shape, &mut rng, None).expect("a grid");
+                let sets = check_sets(shape, full.cells());
+                assert!(!sets.is_empty(), "{shape}");
             }
-            assert!(
-                valid(&swapped),
-                "set {set:#x} does not swap to a valid grid"
-            );
-            assert!(digits.iter().all(|&d| d == a || d == b));
         }
+        let shape = Shape::new(4, 4).expect("16x16");
+        let full = super::super::full_grid(shape, &mut rng, None).expect("a grid");
+        let box_of = vec![0; shape.cells()];
+        let mut sets = vec![1];
+        unavoidable_sets(shape, full.cells(), &box_of, &mut sets);
+        assert!(sets.is_empty());
     }
 }
