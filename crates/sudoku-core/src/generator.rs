@@ -775,7 +775,7 @@ impl<'a> Digger<'a> {
         let Some(nine) = &self.nine else {
             return Ok(true);
         };
-        let verdict = solver::solve_nine_excluding(nine, Some((index, symbol)), &options).verdict;
+        let verdict = solver::solve_nine_excluding(nine, Some((index, symbol)), &options);
         self.found(verdict)
     }
 

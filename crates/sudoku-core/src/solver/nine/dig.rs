@@ -4,9 +4,10 @@
 //! Digging asks, for each clue it tries to remove, whether the puzzle without it still has only the
 //! known solution. Through [`super::solve`] that costs a whole new search per question, each reading
 //! the grid and placing every given again, and one question per other digit the blanked cell could
-//! take. Here the caller keeps its givens as band bitboards ([`Givens`]: setting or clearing a given
-//! is one bit), and [`solve_excluding`] asks the single question "is there a solution with this
-//! digit *not* at this cell?" in one search, without re-finding the known solution.
+//! take. Here the caller keeps its givens as band bitboards and their search start state
+//! ([`Givens`]: setting or clearing a given edits both), and [`verdict_excluding`] asks the single
+//! question "is there a solution with this digit *not* at this cell?" in one search, without
+//! re-finding the known solution.
 //!
 //! This is a child module of `nine` so that it can use the search state without widening it; it adds
 //! nothing to and changes nothing in its parent but the `mod` line. The search loop below is the
@@ -18,7 +19,7 @@ use super::{
     rows_of,
 };
 use crate::grid::{Grid, Shape};
-use crate::solver::{Limiter, Mode, Options, Outcome};
+use crate::solver::{Limiter, Mode, Options, Outcome, Verdict};
 
 /// The givens of a 9x9 puzzle as band bitboards: `placed[digit * 3 + band]` holds the cells of the
 /// band (bit `row_in_band * 9 + column`) where the digit (0-based) is a given.
@@ -212,7 +213,9 @@ impl Givens {
 /// a value out of range, changes nothing.
 ///
 /// Without an exclusion the outcome is exactly [`super::solve`]'s on the same puzzle, guess for
-/// guess. Runs on the same code path [`super::solve`] picks for this CPU.
+/// guess. Runs on the same code path [`super::solve`] picks for this CPU. (The digger asks
+/// [`verdict_excluding`], which does not build the solution; this is what the tests check.)
+#[cfg(test)]
 pub(crate) fn solve_excluding(
     givens: &Givens,
     exclude: Option<(usize, u8)>,
@@ -222,10 +225,28 @@ pub(crate) fn solve_excluding(
         #[cfg(target_arch = "x86_64")]
         if super::has_v3() {
             // SAFETY: the CPU has every feature `search_v3` is compiled for.
-            return unsafe { search_v3(givens, exclude, options, stack) };
+            return unsafe { search_v3::<true>(givens, exclude, options, stack) };
         }
-        search::<false>(givens, exclude, options, stack)
+        search::<false, true>(givens, exclude, options, stack)
     })
+}
+
+/// What [`solve_excluding`] establishes, without building the solution it finds: the digger only
+/// needs to know whether there is one.
+pub(crate) fn verdict_excluding(
+    givens: &Givens,
+    exclude: Option<(usize, u8)>,
+    options: &Options<'_>,
+) -> Verdict {
+    super::with_stack(|stack| {
+        #[cfg(target_arch = "x86_64")]
+        if super::has_v3() {
+            // SAFETY: the CPU has every feature `search_v3` is compiled for.
+            return unsafe { search_v3::<false>(givens, exclude, options, stack) };
+        }
+        search::<false, false>(givens, exclude, options, stack)
+    })
+    .verdict
 }
 
 /// [`solve_excluding`] on the portable path whatever the CPU: the reference the fast path is tested
@@ -236,19 +257,19 @@ pub(crate) fn solve_excluding_portable(
     exclude: Option<(usize, u8)>,
     options: &Options<'_>,
 ) -> Outcome {
-    super::with_stack(|stack| search::<false>(givens, exclude, options, stack))
+    super::with_stack(|stack| search::<false, true>(givens, exclude, options, stack))
 }
 
 /// [`search`] compiled for x86-64-v3, as the parent's `search_v3` is.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn search_v3(
+fn search_v3<const SOLUTION: bool>(
     givens: &Givens,
     exclude: Option<(usize, u8)>,
     options: &Options<'_>,
     stack: &mut Vec<State>,
 ) -> Outcome {
-    search::<true>(givens, exclude, options, stack)
+    search::<true, SOLUTION>(givens, exclude, options, stack)
 }
 
 /// The start of a search: the givens' state with the exclusion applied; `None` when that already
@@ -269,9 +290,10 @@ fn start(givens: &Givens, exclude: Option<(usize, u8)>) -> Option<State> {
     Some(state)
 }
 
-/// The parent's search loop, from [`start`]'s state instead of a grid.
+/// The parent's search loop, from [`start`]'s state instead of a grid; the outcome holds the first
+/// solution found only when `SOLUTION`.
 #[inline(always)]
-fn search<const BMI2: bool>(
+fn search<const BMI2: bool, const SOLUTION: bool>(
     givens: &Givens,
     exclude: Option<(usize, u8)>,
     options: &Options<'_>,
@@ -291,7 +313,7 @@ fn search<const BMI2: bool>(
         if state.propagate::<BMI2>() {
             if state.is_solved() {
                 solutions += 1;
-                if first.is_none() {
+                if SOLUTION && first.is_none() {
                     first = Some(state.cells());
                 }
                 if solutions >= wanted {
@@ -334,7 +356,7 @@ fn search<const BMI2: bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{Verdict, solve, solve_portable};
+    use crate::solver::{solve, solve_portable};
     use proptest::prelude::*;
 
     const FIRST: Options<'static> = Options {
@@ -407,6 +429,11 @@ mod tests {
         }
         for (index, value) in exclusions {
             let outcome = solve_excluding(&givens, Some((index, value)), &FIRST);
+            assert_eq!(
+                outcome.verdict,
+                verdict_excluding(&givens, Some((index, value)), &FIRST),
+                "{what}: the verdict alone differs excluding {value} at {index}"
+            );
             assert_eq!(
                 outcome,
                 solve_excluding_portable(&givens, Some((index, value)), &FIRST),
