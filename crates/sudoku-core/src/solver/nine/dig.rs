@@ -231,7 +231,7 @@ pub(crate) fn solve_excluding(
     })
 }
 
-/// What [`solve_excluding`] establishes, without building the solution it finds: the digger only
+/// What `solve_excluding` (the tests' form) establishes, without building the solution it finds: the digger only
 /// needs to know whether there is one.
 pub(crate) fn verdict_excluding(
     givens: &Givens,
