@@ -231,8 +231,8 @@ pub(crate) fn solve_excluding(
     })
 }
 
-/// What `solve_excluding` (the tests' form) establishes, without building the solution it finds: the digger only
-/// needs to know whether there is one.
+/// What `solve_excluding` (the tests' form) establishes, without building the solution it finds:
+/// the digger only needs to know whether there is one.
 pub(crate) fn verdict_excluding(
     givens: &Givens,
     exclude: Option<(usize, u8)>,
