@@ -87,10 +87,13 @@ fn two_symbol_sets(shape: Shape, full: &[u8], box_of: &[usize], sets: &mut Vec<u
     if shape.cells() > 128 || full.len() != shape.cells() || box_of.len() != shape.cells() {
         return;
     }
-    // col_of[s][r]: the column of symbol s (0-based) in row r; row_of[s][c]: its row in column c.
+    // col_of[s][r]: the column of symbol s (0-based) in row r; row_of[s][c]: its row in column c;
+    // row_in_box[s][b]: its row in box b; cells_of[s]: its cells.
     const NONE: u8 = u8::MAX;
     let mut col_of = [[NONE; MAX_SIDE]; MAX_SIDE];
     let mut row_of = [[NONE; MAX_SIDE]; MAX_SIDE];
+    let mut row_in_box = [[NONE; MAX_SIDE]; MAX_SIDE];
+    let mut cells_of = [0u128; MAX_SIDE];
     for (index, &value) in full.iter().enumerate() {
         let (row, col) = (index / side, index % side);
         let Some(s) = usize::from(value).checked_sub(1).filter(|&s| s < side) else {
@@ -98,68 +101,73 @@ fn two_symbol_sets(shape: Shape, full: &[u8], box_of: &[usize], sets: &mut Vec<u
         };
         col_of[s][row] = col as u8;
         row_of[s][col] = row as u8;
+        row_in_box[s][box_of[index] % MAX_SIDE] = row as u8;
+        cells_of[s] |= 1 << index;
     }
-    if col_of[..side]
-        .iter()
-        .any(|cols| cols[..side].contains(&NONE))
-    {
+    let complete = |table: &[[u8; MAX_SIDE]; MAX_SIDE]| {
+        table[..side]
+            .iter()
+            .all(|line| !line[..side].contains(&NONE))
+    };
+    if !(complete(&col_of) && complete(&row_of) && complete(&row_in_box)) {
         return;
     }
-    let mut parent = [0usize; MAX_SIDE];
-    let mut row_a_in_box = [0usize; MAX_SIDE];
-    let mut row_b_in_box = [0usize; MAX_SIDE];
-    let find = |parent: &[usize; MAX_SIDE], mut i: usize| {
-        while parent[i] != i {
-            i = parent[i];
-        }
-        i
-    };
+    // The cells of each row.
+    let row_bits = |row: usize| ((1u128 << side) - 1) << (row * side);
+    let all_rows = (1u16 << side) - 1;
     for a in 0..side {
         for b in a + 1..side {
-            let (ca, cb, rb) = (&col_of[a], &col_of[b], &row_of[b]);
-            // The cycles of `next`, numbered from 0.
-            let mut cycle = [usize::MAX; MAX_SIDE];
-            let mut cycles = 0;
-            for start in 0..side {
-                let mut row = start;
-                while cycle[row] == usize::MAX {
-                    cycle[row] = cycles;
+            let (ca, rb) = (&col_of[a], &row_of[b]);
+            // group[r]: the rows of r's group, as a mask. First the cycles of `next`...
+            let mut group = [0u16; MAX_SIDE];
+            let mut left = all_rows;
+            while left != 0 {
+                let start = left.trailing_zeros() as usize;
+                let (mut cycle, mut row) = (0u16, start);
+                while cycle >> row & 1 == 0 {
+                    cycle |= 1 << row;
                     row = usize::from(rb[usize::from(ca[row])]);
                 }
-                if cycle[start] == cycles {
-                    cycles += 1;
+                left &= !cycle;
+                let mut rows = cycle;
+                while rows != 0 {
+                    group[rows.trailing_zeros() as usize] = cycle;
+                    rows &= rows - 1;
                 }
             }
-            // Tie the cycles holding each box's `a` cell and `b` cell (union-find).
-            for row in 0..side {
-                row_a_in_box[box_of[row * side + usize::from(ca[row])]] = row;
-                row_b_in_box[box_of[row * side + usize::from(cb[row])]] = row;
-            }
-            for (i, p) in parent.iter_mut().enumerate() {
-                *p = i;
-            }
+            // ... then tied through each box's `a` and `b` cells.
             for bx in 0..side {
-                let x = find(&parent, cycle[row_a_in_box[bx]]);
-                let y = find(&parent, cycle[row_b_in_box[bx]]);
-                parent[x.max(y)] = x.min(y);
-            }
-            // One set per group of tied cycles. A single group is every cell of the two symbols, a
-            // set only a puzzle missing both symbols leaves empty (and a search then settles at
-            // once): it is left out, as scanning it at every removal would cost more than it saves.
-            let first = sets.len();
-            let mut set_of_group = [usize::MAX; MAX_SIDE];
-            for row in 0..side {
-                let group = find(&parent, cycle[row]);
-                let bits = 1u128 << (row * side + usize::from(ca[row]))
-                    | 1u128 << (row * side + usize::from(cb[row]));
-                if set_of_group[group] == usize::MAX {
-                    set_of_group[group] = sets.len();
-                    sets.push(0);
+                let (ra, rb) = (
+                    usize::from(row_in_box[a][bx]),
+                    usize::from(row_in_box[b][bx]),
+                );
+                if group[ra] != group[rb] {
+                    let merged = group[ra] | group[rb];
+                    let mut rows = merged;
+                    while rows != 0 {
+                        group[rows.trailing_zeros() as usize] = merged;
+                        rows &= rows - 1;
+                    }
                 }
-                sets[set_of_group[group]] |= bits;
             }
-            if sets.len() == first + 1 {
-                sets.pop();
+            // One set per group, but a single group (every cell of both symbols: a set only a
+            // puzzle missing both leaves empty, and a search then settles at once), left out as
+            // scanning it would cost more than it saves.
+            if group[0] == all_rows {
+                continue;
+            }
+            let pair_cells = cells_of[a] | cells_of[b];
+            for row in 0..side {
+                let rows = group[row];
+                if rows.trailing_zeros() as usize != row {
+                    continue;
+                }
+                let (mut mask, mut bits) = (0u128, rows);
+                while bits != 0 {
+                    mask |= row_bits(bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                }
+                sets.push(pair_cells & mask);
             }
         }
     }
