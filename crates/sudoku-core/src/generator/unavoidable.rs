@@ -136,11 +136,8 @@ fn two_symbol_sets(shape: Shape, full: &[u8], box_of: &[usize], sets: &mut Vec<u
                 }
             }
             // ... then tied through each box's `a` and `b` cells.
-            for bx in 0..side {
-                let (ra, rb) = (
-                    usize::from(row_in_box[a][bx]),
-                    usize::from(row_in_box[b][bx]),
-                );
+            for (&ra, &rb) in row_in_box[a][..side].iter().zip(&row_in_box[b][..side]) {
+                let (ra, rb) = (usize::from(ra), usize::from(rb));
                 if group[ra] != group[rb] {
                     let merged = group[ra] | group[rb];
                     let mut rows = merged;
@@ -157,8 +154,7 @@ fn two_symbol_sets(shape: Shape, full: &[u8], box_of: &[usize], sets: &mut Vec<u
                 continue;
             }
             let pair_cells = cells_of[a] | cells_of[b];
-            for row in 0..side {
-                let rows = group[row];
+            for (row, &rows) in group[..side].iter().enumerate() {
                 if rows.trailing_zeros() as usize != row {
                     continue;
                 }
