@@ -301,24 +301,28 @@ pub fn generate<R>(
     mut accept: impl FnMut(&Grid, &Grid) -> Option<R>,
 ) -> Result<Generated<R>, GenerateError> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut digger = Digger::new(spec, limits.cancel);
-    for attempt in 1..=limits.max_attempts {
-        let solution = full_grid(spec.shape, &mut rng, limits.cancel)?;
-        let Some(puzzle) = digger.dig(&solution, &mut rng)? else {
-            continue;
-        };
-        if let Some(rating) = accept(&puzzle, &solution) {
-            return Ok(Generated {
-                puzzle,
-                solution,
-                rating,
-                attempts: attempt,
-            });
+    let mut digger = Digger::for_spec(spec);
+    let made = (|| {
+        for attempt in 1..=limits.max_attempts {
+            let solution = full_grid(spec.shape, &mut rng, limits.cancel)?;
+            let Some(puzzle) = digger.dig(&solution, &mut rng, limits.cancel)? else {
+                continue;
+            };
+            if let Some(rating) = accept(&puzzle, &solution) {
+                return Ok(Generated {
+                    puzzle,
+                    solution,
+                    rating,
+                    attempts: attempt,
+                });
+            }
         }
-    }
-    Err(GenerateError::BudgetExhausted {
-        attempts: limits.max_attempts,
-    })
+        Err(GenerateError::BudgetExhausted {
+            attempts: limits.max_attempts,
+        })
+    })();
+    digger.keep();
+    made
 }
 
 /// A puzzle's level and rating (in tenths, on the Sudoku Explainer scale), as the grader gives it.
@@ -487,10 +491,20 @@ impl Orbit {
     }
 }
 
-/// Blanks clues while the puzzle keeps one solution. Holds its buffers between attempts.
-struct Digger<'a> {
+std::thread_local! {
+    /// The last digger this thread used, kept with its buffers for the next [`generate`] of the same
+    /// spec (a digger takes a few dozen allocations to set up, about as long as a tenth of a 9x9
+    /// puzzle). A nested or panicking `generate` finds it taken and makes its own.
+    static DIGGER: std::cell::Cell<Option<Digger>> = const { std::cell::Cell::new(None) };
+}
+
+/// Blanks clues while the puzzle keeps one solution. Holds its buffers between attempts, and
+/// between calls on one thread.
+struct Digger {
     spec: Spec,
-    cancel: Option<&'a AtomicBool>,
+    /// The orbits of the symmetry in their first order: each [`generate`] starts from it, so that
+    /// a kept digger gives what a new one would.
+    first_orbits: Vec<Orbit>,
     /// The orbits of the symmetry, reshuffled in place by each attempt.
     orbits: Vec<Orbit>,
     /// The puzzle being dug: 0 for a blank.
@@ -529,8 +543,24 @@ struct Digger<'a> {
     clue_bits: u128,
 }
 
-impl<'a> Digger<'a> {
-    fn new(spec: &Spec, cancel: Option<&'a AtomicBool>) -> Digger<'a> {
+impl Digger {
+    /// This thread's kept digger when it was made for `spec`, else a new one; its orbits in their
+    /// first order either way.
+    fn for_spec(spec: &Spec) -> Digger {
+        let mut digger = match DIGGER.take() {
+            Some(kept) if kept.spec == *spec => kept,
+            _ => Digger::new(spec),
+        };
+        digger.orbits.copy_from_slice(&digger.first_orbits);
+        digger
+    }
+
+    /// Keeps this digger for the thread's next [`generate`].
+    fn keep(self) {
+        DIGGER.set(Some(self));
+    }
+
+    fn new(spec: &Spec) -> Digger {
         let shape = spec.shape;
         let side = shape.side();
         let units = (0..shape.cells())
@@ -547,15 +577,16 @@ impl<'a> Digger<'a> {
                 filled[unit] += 1;
             }
         }
+        let orbits: Vec<Orbit> = spec
+            .symmetry
+            .orbits(shape)
+            .iter()
+            .map(|cells| Orbit::new(cells))
+            .collect();
         Digger {
             spec: *spec,
-            cancel,
-            orbits: spec
-                .symmetry
-                .orbits(shape)
-                .iter()
-                .map(|cells| Orbit::new(cells))
-                .collect(),
+            first_orbits: orbits.clone(),
+            orbits,
             puzzle: Grid::empty(shape),
             rows: vec![0; side],
             cols: vec![0; side],
@@ -574,8 +605,8 @@ impl<'a> Digger<'a> {
         }
     }
 
-    fn cancelled(&self) -> bool {
-        self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed))
+    fn cancelled(cancel: Option<&AtomicBool>) -> bool {
+        cancel.is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 
     /// Sets (`on`) or clears the clue at `index` in its units' masks; its symbol stays in `cells` as
@@ -599,6 +630,7 @@ impl<'a> Digger<'a> {
         &mut self,
         solution: &Grid,
         rng: &mut Xoshiro256PlusPlus,
+        cancel: Option<&AtomicBool>,
     ) -> Result<Option<Grid>, GenerateError> {
         let full = solution.cells();
         self.puzzle = solution.clone();
@@ -615,7 +647,7 @@ impl<'a> Digger<'a> {
         self.clue_bits = u128::MAX;
         let mut orbits = std::mem::take(&mut self.orbits);
         shuffle(rng, &mut orbits);
-        let result = self.dig_orbits(&orbits, full);
+        let result = self.dig_orbits(&orbits, full, cancel);
         self.orbits = orbits;
         result?;
         if self.spec.minimal && self.undecided {
@@ -625,10 +657,15 @@ impl<'a> Digger<'a> {
     }
 
     /// One pass over `orbits`, blanking each that keeps the puzzle unique.
-    fn dig_orbits(&mut self, orbits: &[Orbit], full: &[u8]) -> Result<(), GenerateError> {
+    fn dig_orbits(
+        &mut self,
+        orbits: &[Orbit],
+        full: &[u8],
+        cancel: Option<&AtomicBool>,
+    ) -> Result<(), GenerateError> {
         for orbit in orbits {
             let orbit = orbit.cells();
-            if self.cancelled() {
+            if Digger::cancelled(cancel) {
                 return Err(GenerateError::Cancelled);
             }
             for &index in orbit {
@@ -639,7 +676,7 @@ impl<'a> Digger<'a> {
                 }
                 self.clue_bits &= !(1u128 << (index % 128));
             }
-            if !self.still_unique(orbit, full)? {
+            if !self.still_unique(orbit, full, cancel)? {
                 for &index in orbit {
                     self.puzzle.set_index(index, full[index]);
                     self.mark(index, full[index], true);
@@ -727,7 +764,12 @@ impl<'a> Digger<'a> {
     /// On a 9x9 grid that is one search per removed cell the clues do not force, for a solution
     /// without its symbol there, started from the kept bitboard givens. Other shapes search once per
     /// other symbol the cell could take. Both ask the same question, so they keep the same clues.
-    fn still_unique(&mut self, removed: &[usize], full: &[u8]) -> Result<bool, GenerateError> {
+    fn still_unique(
+        &mut self,
+        removed: &[usize],
+        full: &[u8],
+        cancel: Option<&AtomicBool>,
+    ) -> Result<bool, GenerateError> {
         // An unavoidable set left without a clue: `full` changed on it as the set allows is a
         // second solution.
         if self.emptied_a_set(removed) {
@@ -735,7 +777,9 @@ impl<'a> Digger<'a> {
         }
         if self.nine.is_some() {
             for &index in removed {
-                if !self.forced(index, full[index]) && self.solvable_without(index, full[index])? {
+                if !self.forced(index, full[index])
+                    && self.solvable_without(index, full[index], cancel)?
+                {
                     return Ok(false);
                 }
             }
@@ -749,7 +793,7 @@ impl<'a> Digger<'a> {
             while others != 0 {
                 let symbol = others.trailing_zeros() as u8 + 1;
                 others &= others - 1;
-                if self.solvable_with(index, symbol)? {
+                if self.solvable_with(index, symbol, cancel)? {
                     return Ok(false);
                 }
             }
@@ -760,8 +804,13 @@ impl<'a> Digger<'a> {
     /// Whether the puzzle has a solution with `symbol` at the blank `index`; the puzzle is edited
     /// in place for the search and left as it was. A search that runs out of its budget counts as
     /// a solution: the caller then keeps the clue, which is always safe.
-    fn solvable_with(&mut self, index: usize, symbol: u8) -> Result<bool, GenerateError> {
-        let options = self.check_options();
+    fn solvable_with(
+        &mut self,
+        index: usize,
+        symbol: u8,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<bool, GenerateError> {
+        let options = self.check_options(cancel);
         self.puzzle.set_index(index, symbol);
         let verdict = solver::solve(&self.puzzle, &options).verdict;
         self.puzzle.set_index(index, 0);
@@ -770,8 +819,13 @@ impl<'a> Digger<'a> {
 
     /// Whether the 9x9 puzzle (its kept bitboard givens) has a solution without `symbol` at the
     /// blank `index`, as [`Digger::solvable_with`] answers for one symbol.
-    fn solvable_without(&mut self, index: usize, symbol: u8) -> Result<bool, GenerateError> {
-        let options = self.check_options();
+    fn solvable_without(
+        &mut self,
+        index: usize,
+        symbol: u8,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<bool, GenerateError> {
+        let options = self.check_options(cancel);
         let Some(nine) = &self.nine else {
             return Ok(true);
         };
@@ -780,7 +834,7 @@ impl<'a> Digger<'a> {
     }
 
     /// A uniqueness check's search: first solution, within its guess budget.
-    fn check_options(&self) -> solver::Options<'a> {
+    fn check_options<'a>(&self, cancel: Option<&'a AtomicBool>) -> solver::Options<'a> {
         solver::Options {
             mode: Mode::FirstSolution,
             max_guesses: Some(if self.spec.minimal {
@@ -788,7 +842,7 @@ impl<'a> Digger<'a> {
             } else {
                 CHECK_GUESSES
             }),
-            cancel: self.cancel,
+            cancel,
         }
     }
 
