@@ -18,9 +18,13 @@
 //!    quarter-turn puzzle.
 //! 3. **Checking uniqueness cheaply.** The puzzle before a removal has one solution, the known full
 //!    grid. Any other solution after the removal must differ from it in a removed cell, so the check
-//!    only looks for a solution that puts another symbol there: none when each removed cell's other
-//!    symbols are already ruled out by the givens it sees (no search at all), else one first-solution
-//!    search per remaining symbol, which a wrong symbol usually makes fail at once.
+//!    only looks for a solution that puts another symbol there. First, a removal that leaves one of
+//!    the full grid's cheaply found unavoidable sets (module `unavoidable`) without a clue has a
+//!    second solution, the grid changed on that set: the clue stays, with no search. Then a removed
+//!    cell whose other symbols the givens it sees rule out (a forced cell) needs no search. Else, on
+//!    a 9x9 grid, one search from the givens kept as the fast solver's bitboards for a solution
+//!    without the cell's symbol; on other shapes one first-solution search per remaining symbol,
+//!    which a wrong symbol usually makes fail at once. Every removal kept is proved by the solver.
 //!    Every search has a guess budget. One that runs out keeps its clue (always safe); a puzzle that
 //!    must be minimal is then drawn again, as its minimality is not proved.
 //! 4. **Acceptance.** The caller's `accept` function (a grader and a target difficulty, say) takes
