@@ -48,6 +48,10 @@
 use super::{Limiter, Mode, Options, Outcome};
 use crate::grid::{Grid, Shape};
 
+// Issue 12: searches from caller-kept givens, with a digit excluded at a cell, for the generator.
+// Kept in a child module so that this file's internals stay as they are.
+pub(super) mod dig;
+
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
 /// One row of a band (columns 0-8).

@@ -1,0 +1,298 @@
+//! One state of the board and the deductions on it: naked and hidden singles, driven by what
+//! changed, and locked candidates.
+//!
+//! Besides each cell's candidates, a board keeps each value's places in each unit as a bitset, updated
+//! on every removal. A hidden single is then noticed the moment a value's places in a unit drop to
+//! one, so propagating a placement costs what it changes, not a scan of every unit; the places also
+//! name the two-way choices and the fewest-places branch at once.
+
+use super::tables::Tables;
+use super::{Mask, PLACED};
+use crate::grid::Shape;
+
+/// Candidates and places: what a guess or a probe copies.
+#[derive(Clone)]
+pub(super) struct Board {
+    /// Per cell, its candidate values (bit `v - 1` for `v`), with [`PLACED`] once decided.
+    pub(super) cand: Vec<Mask>,
+    /// Per unit and value (`unit * side + v - 1`), the positions in the unit (bit `i` for its `i`-th
+    /// cell) where the value is still a candidate, decided cells included.
+    pub(super) places: Vec<Mask>,
+}
+
+impl Board {
+    /// The empty board of `tables`' shape: every value possible everywhere.
+    pub(super) fn new(tables: &Tables) -> Board {
+        let side = tables.shape.side();
+        let all: Mask = (1 << side) - 1;
+        Board {
+            cand: vec![all; tables.shape.cells()],
+            places: vec![all; 3 * side * side],
+        }
+    }
+
+    /// Becomes a copy of `other`, without allocating.
+    pub(super) fn copy_from(&mut self, other: &Board) {
+        self.cand.copy_from_slice(&other.cand);
+        self.places.copy_from_slice(&other.places);
+    }
+
+    /// Whether every cell is decided.
+    pub(super) fn is_full(&self) -> bool {
+        self.cand.iter().all(|&m| m & PLACED != 0)
+    }
+
+    /// The decided cells' values, 0 where undecided.
+    pub(super) fn values(&self, all: Mask) -> Vec<u8> {
+        self.cand
+            .iter()
+            .map(|&mask| match mask & all {
+                bits if mask & PLACED != 0 => bits.trailing_zeros() as u8 + 1,
+                _ => 0,
+            })
+            .collect()
+    }
+}
+
+/// Deductions on a board: the queues of what is decided but not yet followed up.
+pub(super) struct Propagator<'t> {
+    pub(super) tables: &'t Tables,
+    pub(super) all: Mask,
+    side: usize,
+    /// Cells placed but not yet removed from their peers.
+    naked: Vec<u16>,
+    /// `unit * side + value index` whose places in the unit dropped to one.
+    hidden: Vec<u32>,
+    /// Set by every removal, so a pass of locked candidates knows whether it did anything.
+    pub(super) changed: bool,
+    /// Candidates removed, counted so a probe knows how far its placement narrowed the board.
+    pub(super) removed: u32,
+}
+
+impl<'t> Propagator<'t> {
+    pub(super) fn new(tables: &'t Tables) -> Propagator<'t> {
+        let side = tables.shape.side();
+        Propagator {
+            tables,
+            all: (1 << side) - 1,
+            side,
+            naked: Vec::with_capacity(tables.shape.cells()),
+            hidden: Vec::with_capacity(3 * side * side),
+            changed: false,
+            removed: 0,
+        }
+    }
+
+    /// Forgets pending work: the next deductions start on a board of their own.
+    pub(super) fn reset(&mut self) {
+        self.naked.clear();
+        self.hidden.clear();
+        self.changed = false;
+        self.removed = 0;
+    }
+
+    /// Takes the values `gone` of `cell` out of its units' places; false when a value is left with
+    /// no place in a unit.
+    #[inline]
+    fn unplace(&mut self, board: &mut Board, cell: usize, gone: Mask) -> bool {
+        for &(unit, at) in &self.tables.homes[cell] {
+            let base = usize::from(unit) * self.side;
+            let mut bits = gone;
+            while bits != 0 {
+                let v = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let places = &mut board.places[base + v];
+                *places &= !(1 << at);
+                // At most one place left (no `count_ones`: without a CPU-specific build it is no
+                // single instruction, and this is the hottest line of the search).
+                if *places & places.wrapping_sub(1) == 0 {
+                    if *places == 0 {
+                        return false;
+                    }
+                    self.hidden.push((base + v) as u32);
+                }
+            }
+        }
+        true
+    }
+
+    /// Places `bit` in `cell` and queues it; false when `cell` cannot hold it.
+    #[inline]
+    pub(super) fn place(&mut self, board: &mut Board, cell: usize, bit: Mask) -> bool {
+        let old = board.cand[cell];
+        if old & bit == 0 {
+            return false;
+        }
+        let gone = old & self.all & !bit;
+        board.cand[cell] = bit | PLACED;
+        self.removed += gone.count_ones();
+        self.naked.push(cell as u16);
+        self.unplace(board, cell, gone)
+    }
+
+    /// Removes `remove` from `cell`'s candidates, placing it when one is left; false on a
+    /// contradiction.
+    #[inline]
+    pub(super) fn eliminate(&mut self, board: &mut Board, cell: usize, remove: Mask) -> bool {
+        let old = board.cand[cell];
+        let gone = old & remove & self.all;
+        if gone == 0 {
+            return true;
+        }
+        let left = old & !gone;
+        board.cand[cell] = left;
+        self.changed = true;
+        // Nearly always one value (a peer's), counted without `count_ones`.
+        self.removed += if gone & (gone - 1) == 0 {
+            1
+        } else {
+            gone.count_ones()
+        };
+        if left & self.all == 0 {
+            return false;
+        }
+        if left & PLACED == 0 && left & (left - 1) == 0 {
+            board.cand[cell] = left | PLACED;
+            self.naked.push(cell as u16);
+        }
+        self.unplace(board, cell, gone)
+    }
+
+    /// Naked and hidden singles to a fixpoint, following up only what changed; false on a
+    /// contradiction (a cell with no candidate, or a value with no place in a unit).
+    pub(super) fn singles(&mut self, board: &mut Board) -> bool {
+        loop {
+            if let Some(cell) = self.naked.pop() {
+                let cell = usize::from(cell);
+                let bit = board.cand[cell] & self.all;
+                for &peer in self.tables.peers(cell) {
+                    if !self.eliminate(board, usize::from(peer), bit) {
+                        return false;
+                    }
+                }
+            } else if let Some(slot) = self.hidden.pop() {
+                let slot = slot as usize;
+                let places = board.places[slot];
+                if places == 0 {
+                    return false;
+                }
+                let unit = slot / self.side;
+                let cell = usize::from(self.tables.unit(unit)[places.trailing_zeros() as usize]);
+                // Placed already (the value's own cell, or an earlier hidden single): nothing to do.
+                if board.cand[cell] & PLACED == 0
+                    && !self.place(board, cell, 1 << (slot % self.side))
+                {
+                    return false;
+                }
+            } else {
+                return true;
+            }
+        }
+    }
+
+    /// Deduces to a fixpoint: singles, then locked candidates; false on a contradiction.
+    pub(super) fn propagate(&mut self, board: &mut Board) -> bool {
+        loop {
+            if !self.singles(board) {
+                return false;
+            }
+            match self.locked_candidates(board) {
+                None => return false,
+                Some(false) => return true,
+                Some(true) => {}
+            }
+        }
+    }
+    /// Locked candidates, where a box meets a row or a column: a value that in the box can only be in
+    /// that line leaves the rest of the line (pointing), and one that in the line can only be in that
+    /// box leaves the rest of the box (claiming). `Some(removed any)`, `None` on a contradiction.
+    fn locked_candidates(&mut self, board: &mut Board) -> Option<bool> {
+        let shape = self.tables.shape;
+        let (side, box_rows, box_cols) = (shape.side(), shape.box_rows(), shape.box_cols());
+        self.changed = false;
+        // Decided cells count with their value: one placed but not yet removed from its peers still
+        // holds it, and leaving it out would make its value look locked elsewhere.
+        // Along rows: a row's segment in each stack of boxes (box_cols cells each).
+        let mut segments = [0 as Mask; Shape::MAX_SIDE * 12];
+        let stacks = side / box_cols;
+        for row in 0..side {
+            for stack in 0..stacks {
+                segments[row * stacks + stack] = (0..box_cols)
+                    .map(|i| board.cand[row * side + stack * box_cols + i])
+                    .fold(0, |a, m| a | m);
+            }
+        }
+        for row in 0..side {
+            let band = row / box_rows;
+            for stack in 0..stacks {
+                let inside = segments[row * stacks + stack];
+                let in_box = (band * box_rows..(band + 1) * box_rows)
+                    .filter(|&r| r != row)
+                    .fold(0, |a, r| a | segments[r * stacks + stack]);
+                let in_row = (0..stacks)
+                    .filter(|&s| s != stack)
+                    .fold(0, |a, s| a | segments[row * stacks + s]);
+                let pointing = inside & !in_box & self.all;
+                if pointing & in_row != 0 {
+                    for col in (0..side).filter(|c| c / box_cols != stack) {
+                        if !self.eliminate(board, row * side + col, pointing) {
+                            return None;
+                        }
+                    }
+                }
+                let claiming = inside & !in_row & self.all;
+                if claiming & in_box != 0 {
+                    for r in (band * box_rows..(band + 1) * box_rows).filter(|&r| r != row) {
+                        for col in stack * box_cols..(stack + 1) * box_cols {
+                            if !self.eliminate(board, r * side + col, claiming) {
+                                return None;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Along columns: a column's segment in each band of boxes (box_rows cells each).
+        let bands = side / box_rows;
+        for col in 0..side {
+            for band in 0..bands {
+                segments[col * bands + band] = (0..box_rows)
+                    .map(|i| board.cand[(band * box_rows + i) * side + col])
+                    .fold(0, |a, m| a | m);
+            }
+        }
+        for col in 0..side {
+            let stack = col / box_cols;
+            for band in 0..bands {
+                let inside = segments[col * bands + band];
+                let in_box = (stack * box_cols..(stack + 1) * box_cols)
+                    .filter(|&c| c != col)
+                    .fold(0, |a, c| a | segments[c * bands + band]);
+                let in_col = (0..bands)
+                    .filter(|&b| b != band)
+                    .fold(0, |a, b| a | segments[col * bands + b]);
+                let pointing = inside & !in_box & self.all;
+                if pointing & in_col != 0 {
+                    for row in (0..side).filter(|r| r / box_rows != band) {
+                        if !self.eliminate(board, row * side + col, pointing) {
+                            return None;
+                        }
+                    }
+                }
+                let claiming = inside & !in_col & self.all;
+                if claiming & in_box != 0 {
+                    for c in (stack * box_cols..(stack + 1) * box_cols).filter(|&c| c != col) {
+                        for row in band * box_rows..(band + 1) * box_rows {
+                            if !self.eliminate(board, row * side + c, claiming) {
+                                return None;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Segments were taken before this pass's removals, so they are supersets of the truth, which
+        // keeps every removal sound; the next pass sees the rest.
+        Some(self.changed)
+    }
+}

@@ -1,0 +1,85 @@
+//! The geometry of one shape, built once and shared by every search: each cell's peers, each unit's
+//! cells, and where each cell sits in its three units.
+
+use std::sync::OnceLock;
+
+use crate::grid::Shape;
+
+/// The cells that share a row, column or box, per shape.
+pub(super) struct Tables {
+    pub(super) shape: Shape,
+    /// Every cell's peers, `peer_count` a cell.
+    peers: Vec<u16>,
+    peer_count: usize,
+    /// Every unit's cells, `side` a unit: the rows, then the columns, then the boxes.
+    pub(super) units: Vec<u16>,
+    /// Per cell, its row, column and box, each as `(unit, position of the cell in that unit)`.
+    pub(super) homes: Vec<[(u16, u8); 3]>,
+}
+
+impl Tables {
+    /// The tables of `shape`, built the first time a search needs them.
+    pub(super) fn of(shape: Shape) -> &'static Tables {
+        // Indexed by box_rows and box_cols, each at most 12.
+        static TABLES: [[OnceLock<Tables>; 13]; 13] =
+            [const { [const { OnceLock::new() }; 13] }; 13];
+        TABLES[shape.box_rows()][shape.box_cols()].get_or_init(|| Tables::new(shape))
+    }
+
+    fn new(shape: Shape) -> Tables {
+        let side = shape.side();
+        let mut units = Vec::with_capacity(3 * side * side);
+        let kinds: [&dyn Fn(usize, usize) -> usize; 3] = [
+            &|unit, i| unit * side + i,
+            &|unit, i| i * side + unit,
+            &|unit, i| {
+                let row = unit / shape.box_rows() * shape.box_rows() + i / shape.box_cols();
+                let col = unit % shape.box_rows() * shape.box_cols() + i % shape.box_cols();
+                row * side + col
+            },
+        ];
+        let mut homes = vec![[(0, 0); 3]; shape.cells()];
+        for (kind, cell_of) in kinds.iter().enumerate() {
+            for unit in 0..side {
+                for i in 0..side {
+                    let cell = cell_of(unit, i);
+                    homes[cell][kind] = ((kind * side + unit) as u16, i as u8);
+                    units.push(cell as u16);
+                }
+            }
+        }
+        let peer_count = 3 * (side - 1) - (shape.box_rows() - 1) - (shape.box_cols() - 1);
+        let mut peers = Vec::with_capacity(shape.cells() * peer_count);
+        for index in 0..shape.cells() {
+            let cell = shape.cell(index);
+            let start = peers.len();
+            for other in 0..shape.cells() {
+                let c = shape.cell(other);
+                let shares =
+                    c.row == cell.row || c.col == cell.col || shape.box_of(c) == shape.box_of(cell);
+                if other != index && shares {
+                    peers.push(other as u16);
+                }
+            }
+            debug_assert_eq!(peers.len() - start, peer_count);
+        }
+        Tables {
+            shape,
+            peers,
+            peer_count,
+            units,
+            homes,
+        }
+    }
+
+    /// The cells that share a unit with `cell`.
+    pub(super) fn peers(&self, cell: usize) -> &[u16] {
+        &self.peers[cell * self.peer_count..][..self.peer_count]
+    }
+
+    /// The cells of `unit`.
+    pub(super) fn unit(&self, unit: usize) -> &[u16] {
+        let side = self.shape.side();
+        &self.units[unit * side..][..side]
+    }
+}

@@ -1,0 +1,55 @@
+//! Probing on grids too small to use it in production: the property tests compare the general search
+//! with brute force and the 9x9 fast path only where it does not probe, so here the same search with
+//! probing forced is held to the fast path on hard 9x9 puzzles, and on variants of them with several
+//! solutions and with none.
+
+use super::search;
+use crate::grid::Grid;
+use crate::solver::{self, Options, Verdict};
+
+const SAMPLE: &str = include_str!("../../../../../tests/data/forum_hardest_1905_11plus_sample.txt");
+
+/// Both searches agree on the verdict, and any solution solves the puzzle.
+fn agree(puzzle: &Grid) -> Verdict {
+    let options = Options::default();
+    let probed = search(puzzle, &options, true);
+    let fast = solver::solve(puzzle, &options);
+    assert_eq!(probed.verdict, fast.verdict, "{puzzle}");
+    if let Some(solution) = &probed.solution {
+        assert!(solution.solves(puzzle), "{puzzle}");
+    }
+    if probed.verdict == Verdict::Unique {
+        assert_eq!(probed.solution, fast.solution, "{puzzle}");
+    }
+    probed.verdict
+}
+
+#[test]
+fn probing_agrees_with_the_fast_path_on_every_verdict() {
+    let mut seen = Vec::new();
+    let lines = SAMPLE.lines().filter(|l| !l.starts_with('#')).take(60);
+    for line in lines {
+        let puzzle = Grid::parse(line).expect("a committed sample puzzle");
+        seen.push(agree(&puzzle));
+        let Some(solution) = solver::solve(&puzzle, &Options::default()).solution else {
+            continue;
+        };
+        let givens: Vec<usize> = (0..81).filter(|&i| puzzle.cells()[i] != 0).collect();
+        // Fewer givens: usually several solutions.
+        let mut loose = puzzle.clone();
+        for &i in givens.iter().rev().take(4) {
+            loose.set_index(i, 0);
+        }
+        seen.push(agree(&loose));
+        // A blank given a value its solution does not hold: no solution, or another unique one.
+        if let Some(blank) = (0..81).find(|&i| puzzle.cells()[i] == 0) {
+            let mut wrong = puzzle.clone();
+            let value = solution.cells()[blank] % 9 + 1;
+            wrong.set_index(blank, value);
+            seen.push(agree(&wrong));
+        }
+    }
+    for verdict in [Verdict::Unique, Verdict::Multiple, Verdict::Unsolvable] {
+        assert!(seen.contains(&verdict), "no {verdict:?} among the cases");
+    }
+}
