@@ -852,12 +852,24 @@ fn search<const BMI2: bool>(
     options: &Options<'_>,
     stack: &mut Vec<State>,
 ) -> Outcome {
+    run::<BMI2, true>(State::from_givens::<BMI2>(puzzle.cells()), options, stack)
+}
+
+/// The search loop from a `start` state (`None`: the givens clash), on a cleared guess `stack`. The
+/// outcome holds the first solution found only when `SOLUTION`: the generator's searches want only
+/// the verdict and skip writing it out.
+#[inline(always)]
+fn run<const BMI2: bool, const SOLUTION: bool>(
+    start: Option<State>,
+    options: &Options<'_>,
+    stack: &mut Vec<State>,
+) -> Outcome {
     let mut limiter = Limiter::new(options);
     let wanted = match options.mode {
         Mode::ProveUnique => 2,
         Mode::FirstSolution => 1,
     };
-    let Some(mut state) = State::from_givens::<BMI2>(puzzle.cells()) else {
+    let Some(mut state) = start else {
         return limiter.finish(options.mode, None, 0);
     };
     let mut first: Option<[u8; 81]> = None;
@@ -866,7 +878,7 @@ fn search<const BMI2: bool>(
         if state.propagate::<BMI2>() {
             if state.is_solved() {
                 solutions += 1;
-                if first.is_none() {
+                if SOLUTION && first.is_none() {
                     first = Some(state.cells());
                 }
                 if solutions >= wanted {

@@ -9,17 +9,14 @@
 //! question "is there a solution with this digit *not* at this cell?" in one search, without
 //! re-finding the known solution.
 //!
-//! This is a child module of `nine` so that it can use the search state without widening it; it adds
-//! nothing to and changes nothing in its parent but the `mod` line. The search loop below is the
-//! parent's, started from a state instead of a grid, and it is compiled for the same two code paths
-//! and dispatched the same way.
+//! This is a child module of `nine` so that it can use the search state without widening it. It runs
+//! the parent's search loop ([`super::run`]) from its kept state instead of a grid, compiled for the
+//! same two code paths and dispatched the same way.
 
 use super::{
-    BAND, BOX_CELLS, BOXES_OF_ROW, COLUMN_SPREAD, Guess, PEERS_IN_BAND, ROW, State, columns,
-    rows_of,
+    BAND, BOX_CELLS, BOXES_OF_ROW, COLUMN_SPREAD, PEERS_IN_BAND, ROW, State, columns, rows_of,
 };
-use crate::grid::{Grid, Shape};
-use crate::solver::{Limiter, Mode, Options, Outcome, Verdict};
+use crate::solver::{Options, Outcome, Verdict};
 
 /// The givens of a 9x9 puzzle as band bitboards: `placed[digit * 3 + band]` holds the cells of the
 /// band (bit `row_in_band * 9 + column`) where the digit (0-based) is a given.
@@ -290,8 +287,7 @@ fn start(givens: &Givens, exclude: Option<(usize, u8)>) -> Option<State> {
     Some(state)
 }
 
-/// The parent's search loop, from [`start`]'s state instead of a grid; the outcome holds the first
-/// solution found only when `SOLUTION`.
+/// The parent's search loop, from [`start`]'s state instead of a grid.
 #[inline(always)]
 fn search<const BMI2: bool, const SOLUTION: bool>(
     givens: &Givens,
@@ -299,64 +295,14 @@ fn search<const BMI2: bool, const SOLUTION: bool>(
     options: &Options<'_>,
     stack: &mut Vec<State>,
 ) -> Outcome {
-    let mut limiter = Limiter::new(options);
-    let wanted = match options.mode {
-        Mode::ProveUnique => 2,
-        Mode::FirstSolution => 1,
-    };
-    let Some(mut state) = start(givens, exclude) else {
-        return limiter.finish(options.mode, None, 0);
-    };
-    let mut first: Option<[u8; 81]> = None;
-    let mut solutions = 0u32;
-    loop {
-        if state.propagate::<BMI2>() {
-            if state.is_solved() {
-                solutions += 1;
-                if SOLUTION && first.is_none() {
-                    first = Some(state.cells());
-                }
-                if solutions >= wanted {
-                    break;
-                }
-            } else {
-                if !limiter.guess() {
-                    break;
-                }
-                let Guess {
-                    band,
-                    cell,
-                    digit,
-                    only_other,
-                } = state.pick::<BMI2>();
-                let mut other = state;
-                match only_other {
-                    Some(second) => {
-                        other.place(second, band, cell);
-                    }
-                    None => {
-                        let i = digit * 3 + band;
-                        other.set(i, other.cand[i] & !cell);
-                    }
-                }
-                stack.push(other);
-                state.place(digit, band, cell);
-                continue;
-            }
-        }
-        match stack.pop() {
-            Some(next) => state = next,
-            None => break,
-        }
-    }
-    let solution = first.and_then(|cells| Grid::from_cells(Shape::NINE, cells.to_vec()));
-    limiter.finish(options.mode, solution, solutions)
+    super::run::<BMI2, SOLUTION>(start(givens, exclude), options, stack)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::{solve, solve_portable};
+    use crate::grid::{Grid, Shape};
+    use crate::solver::{Mode, solve, solve_portable};
     use proptest::prelude::*;
 
     const FIRST: Options<'static> = Options {
