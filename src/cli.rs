@@ -225,10 +225,7 @@ pub fn main() -> ExitCode {
 }
 
 fn run_async(job: impl Future<Output = anyhow::Result<ExitCode>>) -> anyhow::Result<ExitCode> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?
-        .block_on(job)
+    crate::sched::runtime()?.block_on(job)
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
