@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow, bail};
@@ -881,8 +881,8 @@ impl StalledStreams {
     }
 }
 
-/// One phase of `load mixed`: the streams run through the puzzles while one client probes with
-/// sequential unary calls. Returns a row of the table and whether any answer was wrong or missing.
+/// One phase of `load mixed`: the streams run through the puzzles while the prober calls. Returns a
+/// row of the table and whether any answer was wrong or missing.
 async fn mixed_phase(
     url: &str,
     name: &str,
@@ -890,20 +890,10 @@ async fn mixed_phase(
     streams: usize,
     probes: &Probes,
 ) -> anyhow::Result<(Vec<String>, bool)> {
-    let probe_channel = connect(url).await?;
-    let batch = {
-        let (url, puzzles) = (url.to_owned(), puzzles.clone());
-        tokio::spawn(async move { stream_all(&url, &puzzles, streams, false).await })
-    };
-    let probing = unary_client(
-        SudokuServiceClient::new(probe_channel),
-        probes.clone(),
-        Arc::default(),
-        |_| !batch.is_finished(),
-        false,
-    )
-    .await;
-    let (answers, wall) = batch.await.context("the SolveBatch streams failed")??;
+    let prober = Prober::start(url, probes);
+    let batch = stream_all(url, puzzles, streams, false).await;
+    let probing = prober.finish().await?;
+    let (answers, wall) = batch.context("the SolveBatch streams failed")?;
     let (tally, wrong, problems) = check_answers(puzzles, &answers);
     println!("{name}: SolveBatch answers: {tally}; {wrong} wrong");
     for problem in problems {
@@ -911,6 +901,39 @@ async fn mixed_phase(
     }
     let row = probe_row(name, Some((puzzles.len(), wall)), probing);
     Ok((row.0, row.1 || wrong > 0))
+}
+
+/// The client that probes with sequential unary calls, on a runtime and threads of its own as if on
+/// another machine: the streams' client tasks never queue in front of it, so its latencies are the
+/// server's.
+struct Prober {
+    done: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<anyhow::Result<ClientFigures>>,
+}
+
+impl Prober {
+    /// Starts calling, until [`Prober::finish`].
+    fn start(url: &str, probes: &Probes) -> Prober {
+        let done = Arc::new(AtomicBool::new(false));
+        let (url, probes, stop) = (url.to_owned(), probes.clone(), done.clone());
+        let thread = std::thread::spawn(move || {
+            crate::sched::runtime()?.block_on(async move {
+                let client = SudokuServiceClient::new(connect(&url).await?);
+                let keep_going = |_| !stop.load(Ordering::Acquire);
+                Ok(unary_client(client, probes, Arc::default(), keep_going, false).await)
+            })
+        });
+        Prober { done, thread }
+    }
+
+    /// Stops after the call in hand, and returns the figures.
+    async fn finish(self) -> anyhow::Result<ClientFigures> {
+        self.done.store(true, Ordering::Release);
+        let thread = self.thread;
+        tokio::task::spawn_blocking(move || thread.join())
+            .await?
+            .map_err(|_| anyhow!("the prober panicked"))?
+    }
 }
 
 /// A table row of unary probe figures, after the batch figures if any; and whether a probe failed.
@@ -961,15 +984,10 @@ async fn load_mixed(url: &str, place: &str, args: &MixedArgs) -> anyhow::Result<
     let mut rows = Vec::new();
     let mut failed = false;
 
-    let until = Instant::now() + args.alone;
-    let alone = unary_client(
-        SudokuServiceClient::new(connect(url).await?),
-        probe_puzzles.clone(),
-        Arc::default(),
-        |_| Instant::now() < until,
-        false,
-    )
-    .await;
+    let prober = Prober::start(url, &probe_puzzles);
+    // The phase lasts this long: a span of time, not a wait for some state.
+    tokio::time::sleep(args.alone).await;
+    let alone = prober.finish().await?;
     let (row, probe_failed) = probe_row("probes alone", None, alone);
     rows.push(row);
     failed |= probe_failed;
