@@ -271,6 +271,43 @@ async fn load_batch_can_start_its_own_server() {
 }
 
 #[tokio::test]
+async fn load_mixed_probes_beside_streams_and_stalled_readers() {
+    let sample = common::sample_path("forum_hardest_1905_11plus_sample.txt");
+    let probes = common::sample_path("17_clue_sample.txt");
+    let out = run(
+        args(&[
+            "load",
+            "--spawn-server",
+            "mixed",
+            "--streams",
+            "2",
+            "--stalled",
+            "1",
+            "--alone",
+            "200ms",
+            "--limit",
+            "200",
+            "--probe-file",
+            &probes,
+            &sample,
+        ]),
+        None,
+    )
+    .await;
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    for phase in ["probes alone", "2 streams", "2 streams + 1 stalled"] {
+        assert!(stdout.contains(&format!("| {phase} ")), "{stdout}");
+    }
+    assert!(
+        stdout.contains(
+            "2 streams + 1 stalled: SolveBatch answers: 200 puzzles, 200 unique; 0 wrong"
+        ),
+        "{stdout}"
+    );
+}
+
+#[tokio::test]
 async fn load_unary_prints_its_figures() {
     let server = TestServer::start().await;
     let sample = common::sample_path("17_clue_sample.txt");
