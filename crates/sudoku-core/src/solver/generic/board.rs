@@ -126,7 +126,7 @@ impl<'t> Propagator<'t> {
     /// no place in a unit.
     #[inline]
     fn unplace(&mut self, board: &mut Board, cell: usize, gone: Mask) -> bool {
-        for &(unit, at) in &self.tables.homes[cell] {
+        for (kind, &(unit, at)) in self.tables.homes[cell].iter().enumerate() {
             let base = usize::from(unit) * self.side;
             let mut bits = gone;
             while bits != 0 {
@@ -143,18 +143,18 @@ impl<'t> Propagator<'t> {
                     }
                     self.hidden.push((base + v) as u32);
                 } else if self.locking {
-                    self.lock_check(unit, at, base + v, *places);
+                    self.lock_check(kind, at, base + v, *places);
                 }
             }
         }
         true
     }
 
-    /// After position `at` left the places `now` (two or more) of `slot` in `unit`: queues the
-    /// value as locked for each group its places have just come to fit in.
+    /// After position `at` left the places `now` (two or more) of `slot` in a unit of `kind` (0 a
+    /// row, 1 a column, 2 a box): queues the value as locked for each group its places have just
+    /// come to fit in.
     #[inline]
-    fn lock_check(&mut self, unit: u16, at: u8, slot: usize, now: Mask) {
-        let kind = usize::from(unit) / self.side;
+    fn lock_check(&mut self, kind: usize, at: u8, slot: usize, now: Mask) {
         let before = now | 1 << at;
         let groups = self.tables.groups[kind * self.side + now.trailing_zeros() as usize];
         for (which, group) in groups.into_iter().enumerate() {
@@ -178,13 +178,18 @@ impl<'t> Propagator<'t> {
         let (unit, bit) = (slot / self.side, 1 << (slot % self.side));
         let kind = unit / self.side;
         let anchor = usize::from(tables.unit(unit)[places.trailing_zeros() as usize]);
-        // A line's values locked in a box leave the box; a box's locked in a line leave the line.
-        let (other, home) = if kind < 2 { (2, kind) } else { (which, 2) };
-        let target = usize::from(tables.homes[anchor][other].0);
-        for &cell in tables.unit(target) {
-            let cell = usize::from(cell);
-            if usize::from(tables.homes[cell][home].0) != unit && !self.eliminate(board, cell, bit)
-            {
+        // A line's values locked in a box leave the box; a box's locked in a line leave the line:
+        // the value's places in that other unit outside where the two meet.
+        let (other, group) = if kind < 2 { (2, kind) } else { (which, 0) };
+        let (target, at) = tables.homes[anchor][other];
+        let target = usize::from(target);
+        let meet = tables.groups[other * self.side + usize::from(at)][group];
+        let mut outside = board.places[target * self.side + slot % self.side] & !meet;
+        let cells = tables.unit(target);
+        while outside != 0 {
+            let at = outside.trailing_zeros() as usize;
+            outside &= outside - 1;
+            if !self.eliminate(board, usize::from(cells[at]), bit) {
                 return false;
             }
         }

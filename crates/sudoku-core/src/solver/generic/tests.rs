@@ -1,7 +1,7 @@
 //! Probing on grids too small to use it in production: the property tests compare the general search
 //! with brute force and the 9x9 fast path only where it does not probe, so here the same search with
 //! probing forced is held to the fast path on hard 9x9 puzzles, and on variants of them with several
-//! solutions and with none.
+//! solutions and with none; and on every small box shape, with locked candidates in the probes too.
 
 use super::search;
 use crate::grid::Grid;
@@ -12,7 +12,7 @@ const SAMPLE: &str = include_str!("../../../../../tests/data/forum_hardest_1905_
 /// Both searches agree on the verdict, and any solution solves the puzzle.
 fn agree(puzzle: &Grid) -> Verdict {
     let options = Options::default();
-    let probed = search(puzzle, &options, true);
+    let probed = search(puzzle, &options, true, true);
     let fast = solver::solve(puzzle, &options);
     assert_eq!(probed.verdict, fast.verdict, "{puzzle}");
     if let Some(solution) = &probed.solution {
@@ -54,9 +54,10 @@ fn probing_agrees_with_the_fast_path_on_every_verdict() {
     }
 }
 
-/// Probing (with locked candidates followed inside every probe) against the search without it, on
-/// generated puzzles of every box orientation small enough to generate quickly, non-square boxes
-/// included, and on variants with several solutions and with none.
+/// Probing (with and without locked candidates followed inside every probe, which production uses
+/// only from 20x20 up) against the search without it, on generated puzzles of every box orientation
+/// small enough to generate quickly, non-square boxes included, and on variants with several
+/// solutions and with none.
 #[test]
 fn probing_agrees_with_plain_search_on_every_box_shape() {
     use crate::generator::{Limits, Spec, Symmetry, generate};
@@ -83,9 +84,7 @@ fn probing_agrees_with_plain_search_on_every_box_shape() {
             let made = generate(&spec, seed, &limits, |_, _| Some(())).expect("a puzzle");
             let puzzle = made.puzzle;
             let cells = shape.cells();
-            let solution = search(&puzzle, &options, false)
-                .solution
-                .expect("a generated puzzle has a solution");
+            let solution = made.solution;
             let givens: Vec<usize> = (0..cells).filter(|&i| puzzle.cells()[i] != 0).collect();
             let mut loose = puzzle.clone();
             for &i in givens.iter().rev().take(3) {
@@ -99,9 +98,11 @@ fn probing_agrees_with_plain_search_on_every_box_shape() {
                 cases.push(wrong);
             }
             for case in cases {
-                let probed = search(&case, &options, true);
-                let plain = search(&case, &options, false);
+                let probed = search(&case, &options, true, true);
+                let plain = search(&case, &options, false, false);
                 assert_eq!(probed.verdict, plain.verdict, "{rows}x{cols} {case}");
+                let unlocked = search(&case, &options, true, false);
+                assert_eq!(unlocked.verdict, plain.verdict, "{rows}x{cols} {case}");
                 if let Some(found) = &probed.solution {
                     assert!(found.solves(&case), "{rows}x{cols} {case}");
                 }
