@@ -35,6 +35,10 @@ pub struct BenchOptions {
     /// The guess budget of each solve (`None`: unlimited), so a set of hard large grids ends in
     /// bounded time; a puzzle that needs more is counted as `LimitReached`.
     pub max_guesses: Option<u64>,
+    /// Each mode's timing repeats whole passes over the puzzles until at least this long has
+    /// passed (zero: one pass), as tdoku's `run_benchmark -t` does: a pass of a few tenths of a
+    /// second on a shared machine catches whatever else runs then, a few seconds average it out.
+    pub min_time: Duration,
 }
 
 impl Default for BenchOptions {
@@ -45,6 +49,7 @@ impl Default for BenchOptions {
             baseline_sample: 200,
             baseline_cap: Duration::from_millis(20),
             max_guesses: None,
+            min_time: Duration::ZERO,
         }
     }
 }
@@ -242,6 +247,25 @@ fn solve_all(
         })
     };
     (results, start.elapsed())
+}
+
+/// Solves puzzles from the start of `puzzles`, untimed, for about 0.3 s or one pass: the first
+/// timed mode then starts with warm caches and trained branch predictors, like the modes after it
+/// and like tdoku's benchmark, which warms up for a second before timing. Without it the first mode
+/// paid a few percent for the cold start.
+fn warm_up(puzzles: &[Puzzle], max_guesses: Option<u64>) {
+    let options = Options {
+        mode: Mode::ProveUnique,
+        max_guesses,
+        ..Options::default()
+    };
+    let start = Instant::now();
+    for puzzle in puzzles {
+        std::hint::black_box(solver::solve(&puzzle.grid, &options));
+        if start.elapsed() > Duration::from_millis(300) {
+            break;
+        }
+    }
 }
 
 /// Times the portable code path against the one chosen for this CPU, in uniqueness mode on one
@@ -471,8 +495,24 @@ fn run_group(
         let mut scaling = Vec::new();
         // Per puzzle, whether some mode found it solvable, to hold the other modes to it.
         let mut known: Vec<Option<bool>> = vec![None; puzzles.len()];
+        if side == 9 {
+            warm_up(puzzles, options.max_guesses);
+        }
         for &mode in &options.modes {
-            let (results, wall) = solve_all(puzzles, mode, threads, options.max_guesses);
+            let (results, mut wall) = solve_all(puzzles, mode, threads, options.max_guesses);
+            let first_wall = wall;
+            // Further passes, for --min-time: their times join the figures, their answers are
+            // the same puzzles' again (checked once, on the first pass).
+            let mut passes = 1usize;
+            let mut more_times = Vec::new();
+            let mut more_guesses = 0u64;
+            while wall < options.min_time {
+                let (again, again_wall) = solve_all(puzzles, mode, threads, options.max_guesses);
+                wall += again_wall;
+                passes += 1;
+                more_guesses += again.iter().map(|(_, o)| o.stats.guesses).sum::<u64>();
+                more_times.extend(again.into_iter().map(|(t, _)| t));
+            }
             for ((puzzle, (_, outcome)), known) in puzzles.iter().zip(&results).zip(&mut known) {
                 check(path, puzzle, mode, outcome)?;
                 check_expected(path, puzzle, mode, unique_verdict, outcome)?;
@@ -500,23 +540,24 @@ fn run_group(
                     check(path, puzzle, mode, outcome)?;
                     check_expected(path, puzzle, mode, unique_verdict, outcome)?;
                 }
-                scaling.push((mode, wall, single_wall));
+                scaling.push((mode, first_wall, single_wall));
             }
             verdicts_per_mode.push((mode, verdict_counts(&results)));
             let times_in_order: Vec<Duration> = results.iter().map(|(t, _)| *t).collect();
             let mut times = times_in_order.clone();
+            times.extend(more_times);
             times.sort_unstable();
             let figures = Figures {
-                puzzles: puzzles.len(),
+                puzzles: puzzles.len() * passes,
                 wall,
                 times,
-                guesses: results.iter().map(|(_, o)| o.stats.guesses).sum(),
+                guesses: results.iter().map(|(_, o)| o.stats.guesses).sum::<u64>() + more_guesses,
             };
             writeln!(
                 out,
                 "  {:<16} {:>8} {:>12.0} {:>10} {:>10} {:>10} {:>10} {:>15.2}",
                 mode_name(mode),
-                figures.puzzles,
+                puzzles.len(),
                 figures.puzzles as f64 / figures.wall.as_secs_f64(),
                 Micros(figures.mean()),
                 Micros(figures.percentile(50)),

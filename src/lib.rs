@@ -24,6 +24,7 @@ pub mod metrics;
 mod pool;
 pub mod proto;
 pub mod puzzles;
+pub mod sched;
 pub mod server;
 pub mod service;
 pub mod telemetry;

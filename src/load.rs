@@ -142,37 +142,51 @@ pub struct UnaryArgs {
     pub skip_uniqueness_check: bool,
 }
 
-/// A server started in-process for the run.
+/// A server started in-process for the run, on a tokio runtime and threads of its own, as a server
+/// process would have: the load client's tasks never queue in front of the server's, so the figures
+/// are the server's and not the client's scheduling.
 struct Spawned {
     url: String,
     stop: oneshot::Sender<()>,
-    task: tokio::task::JoinHandle<Result<(), crate::server::ServerError>>,
+    thread: std::thread::JoinHandle<anyhow::Result<()>>,
 }
 
 impl Spawned {
     async fn start() -> anyhow::Result<Spawned> {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .context("cannot listen on 127.0.0.1")?;
+        let listener =
+            std::net::TcpListener::bind("127.0.0.1:0").context("cannot listen on 127.0.0.1")?;
+        listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
+        let runtime = crate::sched::runtime()?;
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(crate::server::serve(
-            listener,
-            ServerConfig::with_addr(addr),
-            async {
-                let _ = stopped.await;
-            },
-        ));
+        let thread = std::thread::Builder::new()
+            .name("server".to_owned())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let listener = tokio::net::TcpListener::from_std(listener)?;
+                    let stopped = async {
+                        let _ = stopped.await;
+                    };
+                    crate::server::serve(listener, ServerConfig::with_addr(addr), stopped).await?;
+                    anyhow::Ok(())
+                })
+            })?;
         Ok(Spawned {
             url: format!("http://{addr}"),
             stop,
-            task,
+            thread,
         })
     }
 
+    /// Stops the server and waits (at most 5 s) for it to finish.
     async fn stop(self) {
         let _ = self.stop.send(());
-        let _ = tokio::time::timeout(Duration::from_secs(5), self.task).await;
+        let thread = self.thread;
+        let _ = tokio::time::timeout(
+            Duration::from_secs(5),
+            tokio::task::spawn_blocking(move || thread.join()),
+        )
+        .await;
     }
 }
 

@@ -18,9 +18,13 @@
 //!    quarter-turn puzzle.
 //! 3. **Checking uniqueness cheaply.** The puzzle before a removal has one solution, the known full
 //!    grid. Any other solution after the removal must differ from it in a removed cell, so the check
-//!    only looks for a solution that puts another symbol there: none when each removed cell's other
-//!    symbols are already ruled out by the givens it sees (no search at all), else one first-solution
-//!    search per remaining symbol, which a wrong symbol usually makes fail at once.
+//!    only looks for a solution that puts another symbol there. First, a removal that leaves one of
+//!    the full grid's cheaply found unavoidable sets (module `unavoidable`) without a clue has a
+//!    second solution, the grid changed on that set: the clue stays, with no search. Then a removed
+//!    cell whose other symbols the givens it sees rule out (a forced cell) needs no search. Else, on
+//!    a 9x9 grid, one search from the givens kept as the fast solver's bitboards for a solution
+//!    without the cell's symbol; on other shapes one first-solution search per remaining symbol,
+//!    which a wrong symbol usually makes fail at once. Every removal kept is proved by the solver.
 //!    Every search has a guess budget. One that runs out keeps its clue (always safe); a puzzle that
 //!    must be minimal is then drawn again, as its minimality is not proved.
 //! 4. **Acceptance.** The caller's `accept` function (a grader and a target difficulty, say) takes
@@ -29,6 +33,8 @@
 //! Every random choice comes from one [`Xoshiro256PlusPlus`] stream seeded by the request: its
 //! algorithm is fixed, and so are the few helpers below that turn its output into choices, so a seed
 //! means the same puzzle in every build and on every machine.
+
+mod unavoidable;
 
 use std::fmt;
 use std::str::FromStr;
@@ -299,24 +305,28 @@ pub fn generate<R>(
     mut accept: impl FnMut(&Grid, &Grid) -> Option<R>,
 ) -> Result<Generated<R>, GenerateError> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut digger = Digger::new(spec, limits.cancel);
-    for attempt in 1..=limits.max_attempts {
-        let solution = full_grid(spec.shape, &mut rng, limits.cancel)?;
-        let Some(puzzle) = digger.dig(&solution, &mut rng)? else {
-            continue;
-        };
-        if let Some(rating) = accept(&puzzle, &solution) {
-            return Ok(Generated {
-                puzzle,
-                solution,
-                rating,
-                attempts: attempt,
-            });
+    let mut digger = Digger::for_spec(spec);
+    let made = (|| {
+        for attempt in 1..=limits.max_attempts {
+            let solution = full_grid(spec.shape, &mut rng, limits.cancel)?;
+            let Some(puzzle) = digger.dig(&solution, &mut rng, limits.cancel)? else {
+                continue;
+            };
+            if let Some(rating) = accept(&puzzle, &solution) {
+                return Ok(Generated {
+                    puzzle,
+                    solution,
+                    rating,
+                    attempts: attempt,
+                });
+            }
         }
-    }
-    Err(GenerateError::BudgetExhausted {
-        attempts: limits.max_attempts,
-    })
+        Err(GenerateError::BudgetExhausted {
+            attempts: limits.max_attempts,
+        })
+    })();
+    digger.keep();
+    made
 }
 
 /// A puzzle's level and rating (in tenths, on the Sudoku Explainer scale), as the grader gives it.
@@ -461,11 +471,46 @@ fn transform(grid: &Grid, rng: &mut Xoshiro256PlusPlus) -> Grid {
 /// Candidate symbols of a cell or a unit: bit `s - 1` for symbol `s`.
 type Mask = u32;
 
-/// Blanks clues while the puzzle keeps one solution. Holds its buffers between attempts.
-struct Digger<'a> {
+/// The cells of one orbit of a symmetry (at most four: a quarter turn's), held inline so that a
+/// digger's orbits take one allocation, not one each.
+#[derive(Clone, Copy, Debug)]
+struct Orbit {
+    cells: [usize; 4],
+    len: usize,
+}
+
+impl Orbit {
+    fn new(cells: &[usize]) -> Orbit {
+        let mut orbit = Orbit {
+            cells: [0; 4],
+            len: cells.len().min(4),
+        };
+        orbit.cells[..orbit.len].copy_from_slice(&cells[..orbit.len]);
+        debug_assert_eq!(orbit.len, cells.len(), "an orbit has at most four cells");
+        orbit
+    }
+
+    fn cells(&self) -> &[usize] {
+        &self.cells[..self.len]
+    }
+}
+
+std::thread_local! {
+    /// The last digger this thread used, kept with its buffers for the next [`generate`] of the same
+    /// spec (a digger takes a few dozen allocations to set up, about as long as a tenth of a 9x9
+    /// puzzle). A nested or panicking `generate` finds it taken and makes its own.
+    static DIGGER: std::cell::Cell<Option<Digger>> = const { std::cell::Cell::new(None) };
+}
+
+/// Blanks clues while the puzzle keeps one solution. Holds its buffers between attempts, and
+/// between calls on one thread.
+struct Digger {
     spec: Spec,
-    cancel: Option<&'a AtomicBool>,
-    orbits: Vec<Vec<usize>>,
+    /// The orbits of the symmetry in their first order: each [`generate`] starts from it, so that
+    /// a kept digger gives what a new one would.
+    first_orbits: Vec<Orbit>,
+    /// The orbits of the symmetry, reshuffled in place by each attempt.
+    orbits: Vec<Orbit>,
     /// The puzzle being dug: 0 for a blank.
     puzzle: Grid,
     /// For each row, column and box, the symbols its clues hold.
@@ -474,8 +519,11 @@ struct Digger<'a> {
     boxes: Vec<Mask>,
     /// Where each cell's row, column and box are.
     units: Vec<(usize, usize, usize)>,
+    /// Each cell's box.
+    box_of: Vec<usize>,
     /// The cells of each row, then each column, then each box.
-    unit_cells: Vec<Vec<usize>>,
+    /// (`side` cells a unit, flat: one allocation rather than one per unit.)
+    unit_cells: Vec<usize>,
     /// Cells a side, which is also the number of symbols.
     side: usize,
     /// Every symbol.
@@ -483,10 +531,40 @@ struct Digger<'a> {
     /// Set when a uniqueness check ran out of guesses (and its clue was kept): the puzzle is unique
     /// but not proved minimal.
     undecided: bool,
+    /// For a 9x9 grid, the puzzle's givens as the fast solver's bitboards, edited with `puzzle`, so
+    /// that each check is one search from them (see [`Digger::still_unique`]).
+    nine: Option<solver::NineGivens>,
+    /// The full grid's unavoidable sets found cheaply (one bit per cell; none above 128 cells;
+    /// see `unavoidable`): a removal that leaves one without a clue breaks uniqueness, with no
+    /// search.
+    unavoidable: Vec<u128>,
+    /// For each cell, the indexes in `unavoidable` of the sets holding it: those of cell `i` are
+    /// `sets_of_cell[set_start[i]..set_start[i + 1]]`. Only they can lose their last clue when the
+    /// cell is blanked.
+    sets_of_cell: Vec<u16>,
+    set_start: Vec<u16>,
+    /// The clues of the puzzle being dug, one bit per cell (for grids of up to 128 cells).
+    clue_bits: u128,
 }
 
-impl<'a> Digger<'a> {
-    fn new(spec: &Spec, cancel: Option<&'a AtomicBool>) -> Digger<'a> {
+impl Digger {
+    /// This thread's kept digger when it was made for `spec`, else a new one; its orbits in their
+    /// first order either way.
+    fn for_spec(spec: &Spec) -> Digger {
+        let mut digger = match DIGGER.take() {
+            Some(kept) if kept.spec == *spec => kept,
+            _ => Digger::new(spec),
+        };
+        digger.orbits.copy_from_slice(&digger.first_orbits);
+        digger
+    }
+
+    /// Keeps this digger for the thread's next [`generate`].
+    fn keep(self) {
+        DIGGER.set(Some(self));
+    }
+
+    fn new(spec: &Spec) -> Digger {
         let shape = spec.shape;
         let side = shape.side();
         let units = (0..shape.cells())
@@ -495,30 +573,44 @@ impl<'a> Digger<'a> {
                 (cell.row, cell.col, shape.box_of(cell))
             })
             .collect::<Vec<_>>();
-        let mut unit_cells = vec![Vec::with_capacity(side); 3 * side];
+        let mut unit_cells = vec![0; 3 * side * side];
+        let mut filled = vec![0; 3 * side];
         for (index, &(r, c, b)) in units.iter().enumerate() {
-            unit_cells[r].push(index);
-            unit_cells[side + c].push(index);
-            unit_cells[2 * side + b].push(index);
+            for unit in [r, side + c, 2 * side + b] {
+                unit_cells[unit * side + filled[unit]] = index;
+                filled[unit] += 1;
+            }
         }
+        let orbits: Vec<Orbit> = spec
+            .symmetry
+            .orbits(shape)
+            .iter()
+            .map(|cells| Orbit::new(cells))
+            .collect();
         Digger {
             spec: *spec,
-            cancel,
-            orbits: spec.symmetry.orbits(shape),
+            first_orbits: orbits.clone(),
+            orbits,
             puzzle: Grid::empty(shape),
             rows: vec![0; side],
             cols: vec![0; side],
             boxes: vec![0; side],
+            box_of: units.iter().map(|&(_, _, b)| b).collect(),
             units,
             unit_cells,
             side,
             all: (1 << side) - 1,
             undecided: false,
+            nine: None,
+            unavoidable: Vec::new(),
+            sets_of_cell: Vec::new(),
+            set_start: vec![0; shape.cells() + 1],
+            clue_bits: 0,
         }
     }
 
-    fn cancelled(&self) -> bool {
-        self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed))
+    fn cancelled(cancel: Option<&AtomicBool>) -> bool {
+        cancel.is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 
     /// Sets (`on`) or clears the clue at `index` in its units' masks; its symbol stays in `cells` as
@@ -542,6 +634,7 @@ impl<'a> Digger<'a> {
         &mut self,
         solution: &Grid,
         rng: &mut Xoshiro256PlusPlus,
+        cancel: Option<&AtomicBool>,
     ) -> Result<Option<Grid>, GenerateError> {
         let full = solution.cells();
         self.puzzle = solution.clone();
@@ -552,9 +645,13 @@ impl<'a> Digger<'a> {
             self.mark(index, symbol, true);
         }
         self.undecided = false;
+        self.nine = (self.spec.shape == Shape::NINE).then(|| solver::NineGivens::from_cells(full));
+        unavoidable::unavoidable_sets(self.spec.shape, full, &self.box_of, &mut self.unavoidable);
+        self.index_sets();
+        self.clue_bits = u128::MAX;
         let mut orbits = std::mem::take(&mut self.orbits);
         shuffle(rng, &mut orbits);
-        let result = self.dig_orbits(&orbits, full);
+        let result = self.dig_orbits(&orbits, full, cancel);
         self.orbits = orbits;
         result?;
         if self.spec.minimal && self.undecided {
@@ -564,23 +661,79 @@ impl<'a> Digger<'a> {
     }
 
     /// One pass over `orbits`, blanking each that keeps the puzzle unique.
-    fn dig_orbits(&mut self, orbits: &[Vec<usize>], full: &[u8]) -> Result<(), GenerateError> {
+    fn dig_orbits(
+        &mut self,
+        orbits: &[Orbit],
+        full: &[u8],
+        cancel: Option<&AtomicBool>,
+    ) -> Result<(), GenerateError> {
         for orbit in orbits {
-            if self.cancelled() {
+            let orbit = orbit.cells();
+            if Digger::cancelled(cancel) {
                 return Err(GenerateError::Cancelled);
             }
             for &index in orbit {
                 self.puzzle.set_index(index, 0);
                 self.mark(index, full[index], false);
+                if let Some(nine) = &mut self.nine {
+                    nine.clear(index, full[index]);
+                }
+                self.clue_bits &= !(1u128 << (index % 128));
             }
-            if !self.still_unique(orbit, full)? {
+            if !self.still_unique(orbit, full, cancel)? {
                 for &index in orbit {
                     self.puzzle.set_index(index, full[index]);
                     self.mark(index, full[index], true);
+                    if let Some(nine) = &mut self.nine {
+                        nine.set(index, full[index]);
+                    }
+                    self.clue_bits |= 1u128 << (index % 128);
                 }
             }
         }
         Ok(())
+    }
+
+    /// Fills `sets_of_cell` and `set_start` for the sets in `unavoidable`.
+    fn index_sets(&mut self) {
+        self.set_start.fill(0);
+        self.sets_of_cell.clear();
+        if self.unavoidable.len() > usize::from(u16::MAX) {
+            self.unavoidable.clear();
+        }
+        // Count each cell's sets (shifted by one), sum them up into starts, then place.
+        for &set in &self.unavoidable {
+            let mut bits = set;
+            while bits != 0 {
+                self.set_start[bits.trailing_zeros() as usize + 1] += 1;
+                bits &= bits - 1;
+            }
+        }
+        for i in 1..self.set_start.len() {
+            self.set_start[i] += self.set_start[i - 1];
+        }
+        let total = usize::from(self.set_start[self.set_start.len() - 1]);
+        self.sets_of_cell.resize(total, 0);
+        let mut next = self.set_start.clone();
+        for (id, &set) in self.unavoidable.iter().enumerate() {
+            let mut bits = set;
+            while bits != 0 {
+                let cell = bits.trailing_zeros() as usize;
+                self.sets_of_cell[usize::from(next[cell])] = id as u16;
+                next[cell] += 1;
+                bits &= bits - 1;
+            }
+        }
+    }
+
+    /// Whether blanking `removed` left one of the unavoidable sets without a clue.
+    fn emptied_a_set(&self, removed: &[usize]) -> bool {
+        removed.iter().any(|&index| {
+            let (from, to) = (self.set_start[index], self.set_start[index + 1]);
+            self.sets_of_cell[usize::from(from)..usize::from(to)]
+                .iter()
+                .any(|&id| self.unavoidable[usize::from(id)] & self.clue_bits == 0)
+        })
     }
 
     /// The symbols the clues leave open at `index`.
@@ -600,7 +753,8 @@ impl<'a> Digger<'a> {
         [r, self.side + c, 2 * self.side + b]
             .into_iter()
             .any(|unit| {
-                self.unit_cells[unit].iter().all(|&other| {
+                let cells = &self.unit_cells[unit * self.side..(unit + 1) * self.side];
+                cells.iter().all(|&other| {
                     other == index || self.puzzle.cells()[other] != 0 || self.open(other) & bit == 0
                 })
             })
@@ -610,7 +764,31 @@ impl<'a> Digger<'a> {
     /// solution. It had before, so another solution would differ from `full` in a removed cell: when
     /// the clues force every removed cell there is none, and otherwise the search is only for one
     /// that puts another symbol in a removed cell.
-    fn still_unique(&mut self, removed: &[usize], full: &[u8]) -> Result<bool, GenerateError> {
+    ///
+    /// On a 9x9 grid that is one search per removed cell the clues do not force, for a solution
+    /// without its symbol there, started from the kept bitboard givens. Other shapes search once per
+    /// other symbol the cell could take. Both ask the same question, so they keep the same clues.
+    fn still_unique(
+        &mut self,
+        removed: &[usize],
+        full: &[u8],
+        cancel: Option<&AtomicBool>,
+    ) -> Result<bool, GenerateError> {
+        // An unavoidable set left without a clue: `full` changed on it as the set allows is a
+        // second solution.
+        if self.emptied_a_set(removed) {
+            return Ok(false);
+        }
+        if self.nine.is_some() {
+            for &index in removed {
+                if !self.forced(index, full[index])
+                    && self.solvable_without(index, full[index], cancel)?
+                {
+                    return Ok(false);
+                }
+            }
+            return Ok(true);
+        }
         if removed.iter().all(|&index| self.forced(index, full[index])) {
             return Ok(true);
         }
@@ -619,7 +797,7 @@ impl<'a> Digger<'a> {
             while others != 0 {
                 let symbol = others.trailing_zeros() as u8 + 1;
                 others &= others - 1;
-                if self.solvable_with(index, symbol)? {
+                if self.solvable_with(index, symbol, cancel)? {
                     return Ok(false);
                 }
             }
@@ -630,19 +808,51 @@ impl<'a> Digger<'a> {
     /// Whether the puzzle has a solution with `symbol` at the blank `index`; the puzzle is edited
     /// in place for the search and left as it was. A search that runs out of its budget counts as
     /// a solution: the caller then keeps the clue, which is always safe.
-    fn solvable_with(&mut self, index: usize, symbol: u8) -> Result<bool, GenerateError> {
-        let options = solver::Options {
+    fn solvable_with(
+        &mut self,
+        index: usize,
+        symbol: u8,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<bool, GenerateError> {
+        let options = self.check_options(cancel);
+        self.puzzle.set_index(index, symbol);
+        let verdict = solver::solve(&self.puzzle, &options).verdict;
+        self.puzzle.set_index(index, 0);
+        self.found(verdict)
+    }
+
+    /// Whether the 9x9 puzzle (its kept bitboard givens) has a solution without `symbol` at the
+    /// blank `index`, as [`Digger::solvable_with`] answers for one symbol.
+    fn solvable_without(
+        &mut self,
+        index: usize,
+        symbol: u8,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<bool, GenerateError> {
+        let options = self.check_options(cancel);
+        let Some(nine) = &self.nine else {
+            return Ok(true);
+        };
+        let verdict = solver::solve_nine_excluding(nine, Some((index, symbol)), &options);
+        self.found(verdict)
+    }
+
+    /// A uniqueness check's search: first solution, within its guess budget.
+    fn check_options<'a>(&self, cancel: Option<&'a AtomicBool>) -> solver::Options<'a> {
+        solver::Options {
             mode: Mode::FirstSolution,
             max_guesses: Some(if self.spec.minimal {
                 MINIMAL_CHECK_GUESSES
             } else {
                 CHECK_GUESSES
             }),
-            cancel: self.cancel,
-        };
-        self.puzzle.set_index(index, symbol);
-        let verdict = solver::solve(&self.puzzle, &options).verdict;
-        self.puzzle.set_index(index, 0);
+            cancel,
+        }
+    }
+
+    /// Whether a check's search `verdict` means a solution (an exhausted budget counts as one and
+    /// marks the puzzle undecided); cancellation is an error.
+    fn found(&mut self, verdict: Verdict) -> Result<bool, GenerateError> {
         match verdict {
             Verdict::Unsolvable => Ok(false),
             Verdict::Cancelled => Err(GenerateError::Cancelled),

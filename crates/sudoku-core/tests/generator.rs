@@ -368,3 +368,40 @@ proptest::proptest! {
         }
     }
 }
+
+/// A thread keeps its digger between calls: a puzzle must not depend on what the thread made
+/// before. Each seed on a fresh thread against the same seed after other specs and seeds.
+#[test]
+fn a_puzzle_does_not_depend_on_what_the_thread_made_before() {
+    let specs: Vec<Spec> = [
+        (3, 3, Symmetry::None),
+        (3, 3, Symmetry::Rotate180),
+        (2, 3, Symmetry::Mirror),
+        (3, 3, Symmetry::Rotate90),
+    ]
+    .into_iter()
+    .map(|(r, c, symmetry)| {
+        Spec::new(Shape::new(r, c).expect("a shape"), symmetry, true).expect("a spec")
+    })
+    .collect();
+    let fresh = |spec: Spec, seed: u64| {
+        std::thread::spawn(move || make(&spec, seed).puzzle)
+            .join()
+            .expect("no panic")
+    };
+    for (k, spec) in specs.iter().enumerate() {
+        for seed in [3, 11] {
+            let expected = fresh(*spec, seed);
+            // On this thread, after other seeds of this spec and a puzzle of another spec.
+            make(spec, seed + 100);
+            make(&specs[(k + 1) % specs.len()], seed);
+            assert_eq!(make(spec, seed).puzzle, expected, "{spec:?} seed {seed}");
+            make(spec, seed + 200);
+            assert_eq!(
+                make(spec, seed).puzzle,
+                expected,
+                "{spec:?} seed {seed} again"
+            );
+        }
+    }
+}

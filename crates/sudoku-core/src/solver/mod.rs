@@ -108,6 +108,23 @@ pub fn solve_generic(puzzle: &Grid, options: &Options<'_>) -> Outcome {
     generic::solve(puzzle, options)
 }
 
+/// A 9x9 puzzle's givens as the fast path's bitboards, for a caller that edits one puzzle a given at
+/// a time (the generator's digger) and searches it after each edit with [`solve_nine_excluding`].
+pub(crate) use nine::dig::Givens as NineGivens;
+
+/// Searches the 9x9 puzzle of `givens` as [`solve`] would, with `value` ruled out at the row-major
+/// `index` when `exclude` is `Some((index, value))`, and says what it established (the solution it
+/// finds is not built): one search answers "is there a solution that does not put `value` there?",
+/// which is how the digger proves a removed clue unneeded. On the code path [`solve`] picks for
+/// this CPU; budget and cancellation as for [`solve`].
+pub(crate) fn solve_nine_excluding(
+    givens: &NineGivens,
+    exclude: Option<(usize, u8)>,
+    options: &Options<'_>,
+) -> Verdict {
+    nine::dig::verdict_excluding(givens, exclude, options)
+}
+
 /// Tracks the guess budget and the cancellation flag; the search asks it before each guess.
 pub(crate) struct Limiter<'a> {
     guesses: u64,
