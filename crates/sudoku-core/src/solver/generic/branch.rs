@@ -58,15 +58,28 @@ impl Choice {
 /// Cells and values count alike: a cell with `k` candidates and a value with `k` places left in a
 /// unit are both `k`-way choices (the choice an exact-cover search makes, which on large sparse grids
 /// cuts the search by orders of magnitude); a cell wins a tie, as it is the cheaper to set up.
-pub(super) fn choose(board: &Board, tables: &Tables) -> Option<(Branch, Mask)> {
+///
+/// With `weights` (the propagator's failure counts per constraint), the smallest ratio of
+/// alternatives to weight wins instead (dom/wdeg): a constraint that keeps failing is branched on
+/// early, where its refutations come soonest.
+pub(super) fn choose(
+    board: &Board,
+    tables: &Tables,
+    weights: Option<&[u32]>,
+) -> Option<(Branch, Mask)> {
     let mut best: Option<(Branch, Mask)> = None;
-    let mut fewest = u32::MAX;
+    // The best ratio so far as `fewest / heaviest` (alternatives over weight), compared crosswise.
+    // (Counts are at most 25 and weights u32, so the products never overflow.)
+    let (mut fewest, mut heaviest) = (u64::from(u32::MAX), 1u64);
+    let cells = board.cand.len();
+    let weight = |constraint: usize| weights.map_or(1, |w| u64::from(w[constraint]));
     for (cell, &mask) in board.cand.iter().enumerate() {
-        let count = mask.count_ones();
-        if mask & PLACED == 0 && count < fewest {
-            fewest = count;
+        let count = u64::from(mask.count_ones());
+        let w = weight(cell);
+        if mask & PLACED == 0 && count * heaviest < fewest * w {
+            (fewest, heaviest) = (count, w);
             best = Some((Branch::Cell(cell), mask));
-            if count <= 2 {
+            if count <= 2 && weights.is_none() {
                 return best;
             }
         }
@@ -74,9 +87,10 @@ pub(super) fn choose(board: &Board, tables: &Tables) -> Option<(Branch, Mask)> {
     let side = tables.shape.side();
     for (slot, &places) in board.places.iter().enumerate() {
         // One place: the value is decided in that unit.
-        let count = places.count_ones();
-        if count >= 2 && count < fewest {
-            fewest = count;
+        let count = u64::from(places.count_ones());
+        let w = weight(cells + slot);
+        if count >= 2 && count * heaviest < fewest * w {
+            (fewest, heaviest) = (count, w);
             let bit = 1 << (slot % side);
             best = Some((
                 Branch::Value {
@@ -85,7 +99,7 @@ pub(super) fn choose(board: &Board, tables: &Tables) -> Option<(Branch, Mask)> {
                 },
                 places,
             ));
-            if count == 2 {
+            if count == 2 && weights.is_none() {
                 break;
             }
         }

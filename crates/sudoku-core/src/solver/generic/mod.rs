@@ -38,17 +38,32 @@ struct Guess {
     untried: Mask,
 }
 
+/// The smallest side (above [`PROBE_MIN_SIDE`]) on which probes follow locked candidates and the
+/// fallback branch weighs constraints by their failures. On Gecode's 25x25 instances each probe
+/// then sees further (~40 % fewer probes, twice as many first solutions within 200,000 probes); on
+/// tough 16x16 puzzles the ~40 % probes saved cost more than they save (+11 % instructions), so
+/// 16x16 goes without.
+const LOCK_MIN_SIDE: usize = 20;
+
 pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
-    search(puzzle, options, puzzle.shape().side() >= PROBE_MIN_SIDE)
+    let side = puzzle.shape().side();
+    search(
+        puzzle,
+        options,
+        side >= PROBE_MIN_SIDE,
+        side >= LOCK_MIN_SIDE,
+    )
 }
 
-/// The search, probing at every node when `probing`.
-fn search(puzzle: &Grid, options: &Options<'_>, probing: bool) -> Outcome {
+/// The search, probing at every node when `probing`, following locked candidates in every probe
+/// and weighing the fallback branch by failures when `locking` too.
+fn search(puzzle: &Grid, options: &Options<'_>, probing: bool, locking: bool) -> Outcome {
     let mut limiter = Limiter::new(options);
     let shape = puzzle.shape();
     let tables = Tables::of(shape);
     let mut propagator = Propagator::new(tables);
     let all = propagator.all;
+    propagator.locking = probing && locking;
     let wanted = match options.mode {
         Mode::ProveUnique => 2,
         Mode::FirstSolution => 1,
@@ -85,7 +100,11 @@ fn search(puzzle: &Grid, options: &Options<'_>, probing: bool) -> Outcome {
         if alive {
             let next = match preferred {
                 Some(choice) => Some((choice.branch, choice.untried)),
-                None => choose(&board, tables),
+                None => choose(
+                    &board,
+                    tables,
+                    propagator.locking.then_some(&propagator.weights[..]),
+                ),
             };
             match next {
                 None => {
@@ -123,6 +142,7 @@ fn search(puzzle: &Grid, options: &Options<'_>, probing: bool) -> Outcome {
                 depth -= 1;
                 continue;
             }
+
             if !limiter.guess() {
                 break 'search;
             }

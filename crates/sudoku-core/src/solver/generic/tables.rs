@@ -15,6 +15,11 @@ pub(super) struct Tables {
     pub(super) units: Vec<u16>,
     /// Per cell, its row, column and box, each as `(unit, position of the cell in that unit)`.
     pub(super) homes: Vec<[(u16, u8); 3]>,
+    /// Per unit kind and position (`kind * side + position`), the positions of the same unit that
+    /// lie where it meets one other unit: for a row, the same box (its stack); for a column, the same
+    /// box (its band); for a box, the same row and the same column. A value whose places in a unit
+    /// fit in one such group is locked there (locked candidates). Unused slots are 0.
+    pub(super) groups: Vec<[u32; 2]>,
 }
 
 impl Tables {
@@ -63,7 +68,20 @@ impl Tables {
             }
             debug_assert_eq!(peers.len() - start, peer_count);
         }
+        let (br, bc) = (shape.box_rows(), shape.box_cols());
+        let group = |same: &dyn Fn(usize) -> usize, i: usize| {
+            (0..side)
+                .filter(|&j| same(j) == same(i))
+                .fold(0u32, |m, j| m | 1 << j)
+        };
+        let mut groups = vec![[0u32; 2]; 3 * side];
+        for i in 0..side {
+            groups[i] = [group(&|j| j / bc, i), 0];
+            groups[side + i] = [group(&|j| j / br, i), 0];
+            groups[2 * side + i] = [group(&|j| j / bc, i), group(&|j| j % bc, i)];
+        }
         Tables {
+            groups,
             shape,
             peers,
             peer_count,

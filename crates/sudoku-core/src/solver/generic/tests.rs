@@ -1,7 +1,7 @@
 //! Probing on grids too small to use it in production: the property tests compare the general search
 //! with brute force and the 9x9 fast path only where it does not probe, so here the same search with
 //! probing forced is held to the fast path on hard 9x9 puzzles, and on variants of them with several
-//! solutions and with none.
+//! solutions and with none; and on every small box shape, with locked candidates in the probes too.
 
 use super::search;
 use crate::grid::Grid;
@@ -12,7 +12,7 @@ const SAMPLE: &str = include_str!("../../../../../tests/data/forum_hardest_1905_
 /// Both searches agree on the verdict, and any solution solves the puzzle.
 fn agree(puzzle: &Grid) -> Verdict {
     let options = Options::default();
-    let probed = search(puzzle, &options, true);
+    let probed = search(puzzle, &options, true, true);
     let fast = solver::solve(puzzle, &options);
     assert_eq!(probed.verdict, fast.verdict, "{puzzle}");
     if let Some(solution) = &probed.solution {
@@ -47,6 +47,70 @@ fn probing_agrees_with_the_fast_path_on_every_verdict() {
             let value = solution.cells()[blank] % 9 + 1;
             wrong.set_index(blank, value);
             seen.push(agree(&wrong));
+        }
+    }
+    for verdict in [Verdict::Unique, Verdict::Multiple, Verdict::Unsolvable] {
+        assert!(seen.contains(&verdict), "no {verdict:?} among the cases");
+    }
+}
+
+/// Probing (with and without locked candidates followed inside every probe, which production uses
+/// only from 20x20 up) against the search without it, on generated puzzles of every box orientation
+/// small enough to generate quickly, non-square boxes included, and on variants with several
+/// solutions and with none.
+#[test]
+fn probing_agrees_with_plain_search_on_every_box_shape() {
+    use crate::generator::{Limits, Spec, Symmetry, generate};
+    use crate::grid::Shape;
+    let options = Options::default();
+    let mut seen = Vec::new();
+    for (rows, cols) in [
+        (2, 2),
+        (2, 3),
+        (3, 2),
+        (2, 4),
+        (4, 2),
+        (3, 3),
+        (3, 4),
+        (4, 3),
+    ] {
+        let shape = Shape::new(rows, cols).expect("a supported shape");
+        let spec = Spec::new(shape, Symmetry::None, false).expect("a valid spec");
+        let limits = Limits {
+            max_attempts: 100,
+            cancel: None,
+        };
+        for seed in 1..=12 {
+            let made = generate(&spec, seed, &limits, |_, _| Some(())).expect("a puzzle");
+            let puzzle = made.puzzle;
+            let cells = shape.cells();
+            let solution = made.solution;
+            let givens: Vec<usize> = (0..cells).filter(|&i| puzzle.cells()[i] != 0).collect();
+            let mut loose = puzzle.clone();
+            for &i in givens.iter().rev().take(3) {
+                loose.set_index(i, 0);
+            }
+            let mut cases = vec![puzzle.clone(), loose];
+            if let Some(blank) = (0..cells).find(|&i| puzzle.cells()[i] == 0) {
+                let mut wrong = puzzle.clone();
+                let value = solution.cells()[blank] % shape.side() as u8 + 1;
+                wrong.set_index(blank, value);
+                cases.push(wrong);
+            }
+            for case in cases {
+                let probed = search(&case, &options, true, true);
+                let plain = search(&case, &options, false, false);
+                assert_eq!(probed.verdict, plain.verdict, "{rows}x{cols} {case}");
+                let unlocked = search(&case, &options, true, false);
+                assert_eq!(unlocked.verdict, plain.verdict, "{rows}x{cols} {case}");
+                if let Some(found) = &probed.solution {
+                    assert!(found.solves(&case), "{rows}x{cols} {case}");
+                }
+                if probed.verdict == Verdict::Unique {
+                    assert_eq!(probed.solution, plain.solution, "{rows}x{cols} {case}");
+                }
+                seen.push(probed.verdict);
+            }
         }
     }
     for verdict in [Verdict::Unique, Verdict::Multiple, Verdict::Unsolvable] {
