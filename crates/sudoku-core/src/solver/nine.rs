@@ -671,6 +671,14 @@ impl State {
     #[inline(always)]
     fn from_givens<const BMI2: bool>(givens: &[u8]) -> Option<State> {
         let (placed, taken) = givens_words::<BMI2>(givens);
+        State::from_words(&placed, taken)
+    }
+
+    /// The state after placing givens written as words (`placed`: per digit and band the cells
+    /// holding it, in `cand` order; `taken`: per band the cells holding any digit); `None` if two
+    /// givens of one digit clash. The caller sees that no cell holds two digits.
+    #[inline(always)]
+    fn from_words(placed: &[u32; 27], taken: [u32; 3]) -> Option<State> {
         let mut state = State::OPEN;
         for d in 0..9 {
             let base = d * 3;

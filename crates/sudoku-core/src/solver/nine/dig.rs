@@ -13,9 +13,7 @@
 //! the parent's search loop ([`super::run`]) from its kept state instead of a grid, compiled for the
 //! same two code paths and dispatched the same way.
 
-use super::{
-    BAND, BOX_CELLS, BOXES_OF_ROW, COLUMN_SPREAD, PEERS_IN_BAND, ROW, State, columns, rows_of,
-};
+use super::{BOX_CELLS, BOXES_OF_ROW, COLUMN_SPREAD, PEERS_IN_BAND, State, columns, rows_of};
 use crate::solver::{Options, Outcome, Verdict};
 
 /// The givens of a 9x9 puzzle as band bitboards: `placed[digit * 3 + band]` holds the cells of the
@@ -172,35 +170,7 @@ impl Givens {
         if twice != 0 {
             return None;
         }
-        let mut state = State::OPEN;
-        for d in 0..9 {
-            let base = d * 3;
-            let words = [placed[base], placed[base + 1], placed[base + 2]];
-            // Two givens of one digit in a row, a column or a box clash.
-            let mut clash = 0u32;
-            let mut all_columns = 0u32;
-            for &word in &words {
-                let (r0, r1, r2) = (word & ROW, (word >> 9) & ROW, word >> 18);
-                clash |= (r0 & r1) | (r0 & r2) | (r1 & r2) | (all_columns & (r0 | r1 | r2));
-                all_columns |= r0 | r1 | r2;
-                for k in 0..3 {
-                    let row = word & (ROW << (9 * k));
-                    let block = word & (super::BOX0 << (3 * k));
-                    clash |= (row & row.wrapping_sub(1)) | (block & block.wrapping_sub(1));
-                }
-            }
-            if clash != 0 {
-                return None;
-            }
-            let column_cells = all_columns * COLUMN_SPREAD;
-            for (band, &word) in words.iter().enumerate() {
-                let boxes = BOX_CELLS[usize::from(BOXES_OF_ROW[columns(word) as usize])];
-                state.cand[base + band] =
-                    (BAND & !taken[band] & !column_cells & !rows_of(word) & !boxes) | word;
-            }
-        }
-        state.unsolved = taken.map(|cells| BAND & !cells);
-        Some(state)
+        State::from_words(placed, taken)
     }
 }
 
