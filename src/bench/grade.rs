@@ -33,15 +33,7 @@ pub fn run(files: &[PathBuf], threads: usize, out: &mut impl Write) -> anyhow::R
         for grade in &grades {
             levels[grade.difficulty as usize] += 1;
         }
-        let names = [
-            Difficulty::Beginner,
-            Difficulty::Easy,
-            Difficulty::Medium,
-            Difficulty::Hard,
-            Difficulty::Expert,
-            Difficulty::Extreme,
-        ];
-        let shares: Vec<String> = names
+        let shares: Vec<String> = Difficulty::ALL
             .iter()
             .zip(levels)
             .map(|(d, count)| {

@@ -12,15 +12,6 @@ use sudoku_core::generator::{Limits, Spec, Symmetry, generate, generate_graded};
 use sudoku_core::grader::Difficulty;
 use sudoku_core::grid::Shape;
 
-const LEVELS: [Difficulty; 6] = [
-    Difficulty::Beginner,
-    Difficulty::Easy,
-    Difficulty::Medium,
-    Difficulty::Hard,
-    Difficulty::Expert,
-    Difficulty::Extreme,
-];
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let br: usize = args.get(1).map_or(Ok(3), |a| a.parse())?;
@@ -29,7 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n: u64 = args.get(4).map_or(Ok(2000), |a| a.parse())?;
     let minimal = args.get(5).is_none_or(|a| a == "1");
     let level = args.get(6).map_or("none", |a| a).to_ascii_uppercase();
-    let target = LEVELS.into_iter().find(|l| l.name() == level);
+    let target = Difficulty::ALL.into_iter().find(|l| l.name() == level);
     let graded = level != "NONE";
     let shape = Shape::new(br, bc).ok_or("no such box shape")?;
     let spec = Spec::new(shape, sym, minimal)?;
@@ -73,7 +64,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     if graded {
-        for (l, count) in LEVELS.iter().zip(seen) {
+        for (l, count) in Difficulty::ALL.iter().zip(seen) {
             print!("{}={count} ", l.name());
         }
         println!();

@@ -85,6 +85,16 @@ pub enum Difficulty {
 }
 
 impl Difficulty {
+    /// Every level, easiest first.
+    pub const ALL: [Difficulty; 6] = [
+        Difficulty::Beginner,
+        Difficulty::Easy,
+        Difficulty::Medium,
+        Difficulty::Hard,
+        Difficulty::Expert,
+        Difficulty::Extreme,
+    ];
+
     /// The level of a rating in tenths.
     pub fn of(rating: u16, guessed: bool) -> Difficulty {
         match rating {

@@ -258,22 +258,12 @@ fn every_shape_from_sixteen_to_twenty_five_symbols_gives_unique_symmetric_puzzle
     ]);
 }
 
-/// The levels, easiest first.
-const LEVELS: [Difficulty; 6] = [
-    Difficulty::Beginner,
-    Difficulty::Easy,
-    Difficulty::Medium,
-    Difficulty::Hard,
-    Difficulty::Expert,
-    Difficulty::Extreme,
-];
-
 #[test]
 fn a_difficulty_target_gives_puzzles_the_grader_puts_at_that_level() {
     let limits = Limits::default();
     for symmetry in [Symmetry::None, Symmetry::Rotate180] {
         let spec = Spec::new(Shape::NINE, symmetry, true).unwrap();
-        for level in LEVELS {
+        for level in Difficulty::ALL {
             let made = generator::generate_graded(&spec, 21, Some(level), &limits)
                 .unwrap_or_else(|e| panic!("{level:?} {symmetry}: {e}"));
             let grade =
