@@ -214,11 +214,22 @@ fn single_rows(word: u32) -> u32 {
 /// All 27 `cand` words, as a mask of word indexes.
 const ALL_WORDS: u32 = (1 << 27) - 1;
 
+/// The index in `cand` of `digit`'s word for `band`. Band-major, so that a band's nine digit words
+/// are adjacent: placing a digit clears a cell from all nine at once (one AVX2 register and one word
+/// on the x86-64-v3 path), and the words it changed are nine adjacent bits of the change masks.
+#[inline(always)]
+const fn at(digit: usize, band: usize) -> usize {
+    band * 9 + digit
+}
+
+/// A digit's three words (digit 0's; shift left by the digit), as a mask of word indexes.
+const DIGIT_WORDS: u32 = 1 | 1 << 9 | 1 << 18;
+
 /// The search state: candidates per digit and band, the unsolved cells, and which words changed since
 /// band consistency and the stack pass last looked at them.
 #[derive(Clone, Copy)]
 struct State {
-    /// `cand[digit * 3 + band]`: cells of the band where the digit (0-based) may go.
+    /// `cand[at(digit, band)]`: cells of the band where the digit (0-based) may go.
     cand: [u32; 27],
     /// Cells of each band not yet placed.
     unsolved: [u32; 3],
@@ -257,32 +268,57 @@ impl State {
     /// Places `digit` on the cells `cells` of `band`: clears their columns in the other bands, their
     /// rows, columns and boxes in this band, and the cells in the other digits. The cells must hold
     /// `digit` as a candidate and lie in different rows, columns and boxes. Records the words it
-    /// changed in `unbanded` and `unstacked`, and returns them.
+    /// changed in `unbanded` and `unstacked`, and returns them. `BMI2` picks the code path of
+    /// [`State::clear_band`].
     #[inline(always)]
-    fn place(&mut self, digit: usize, band: usize, cells: u32) -> u32 {
+    fn place<const BMI2: bool>(&mut self, digit: usize, band: usize, cells: u32) -> u32 {
         let cols = columns(cells);
         let col_cells = cols * COLUMN_SPREAD;
         let box_cells = BOX_CELLS[usize::from(BOXES_OF_ROW[cols as usize])];
-        let base = digit * 3;
-        // Gather the changed words in a local and record them once: updating the fields word by word
-        // chains a dozen read-modify-writes through memory.
-        // The loops run over the digit's own word too, without a data-dependent branch to skip it; it is
-        // then rewritten from its old value, and its change bit recomputed.
-        let own = base + band;
+        // The digit's own word: its cells' rows and boxes (which hold their columns in this band)
+        // cleared, the cells kept. Read before the band's words are cleared, written after.
+        let own = at(digit, band);
         let own_old = self.cand[own];
         let own_new = (own_old & !(box_cells | rows_of(cells))) | cells;
-        let mut changed = 0;
-        for b in 0..3 {
-            changed |= self.clear(base + b, col_cells);
-        }
-        for d in 0..9 {
-            changed |= self.clear(d * 3 + band, cells);
-        }
+        // Gather the changed words in a local and record them once: updating the fields word by word
+        // chains a dozen read-modify-writes through memory.
+        let mut changed = self.clear_band::<BMI2>(band, cells);
+        let (b1, b2) = ((band + 1) % 3, (band + 2) % 3);
+        changed |= self.clear(at(digit, b1), col_cells);
+        changed |= self.clear(at(digit, b2), col_cells);
         self.cand[own] = own_new;
         changed = (changed & !(1 << own)) | u32::from(own_new != own_old) << own;
         self.unsolved[band] &= !cells;
         self.unbanded |= changed;
         self.unstacked |= changed;
+        changed
+    }
+
+    /// Clears `cells` from the nine digit words of `band`, returning the bits of the words that lost
+    /// any. On the x86-64-v3 path (`BMI2`), digits 1-8's words are one AVX2 register: one load, one
+    /// and-not, one store and a sign mask for their change bits, then the ninth word alone.
+    #[inline(always)]
+    fn clear_band<const BMI2: bool>(&mut self, band: usize, cells: u32) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if BMI2 {
+            // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only after checking
+            // at run time that the CPU has AVX2; the 32-byte access covers `cand[at(0, band)]` to
+            // `cand[at(7, band)]`, inside the array.
+            unsafe {
+                use core::arch::x86_64::*;
+                let words = self.cand.as_mut_ptr().add(at(0, band)).cast::<__m256i>();
+                let old = _mm256_loadu_si256(words);
+                let mask = _mm256_set1_epi32(cells as i32);
+                _mm256_storeu_si256(words, _mm256_andnot_si256(mask, old));
+                let kept = _mm256_cmpeq_epi32(_mm256_and_si256(old, mask), _mm256_setzero_si256());
+                let hit = !(_mm256_movemask_ps(_mm256_castsi256_ps(kept)) as u32) & 0xFF;
+                return (hit << at(0, band)) | self.clear(at(8, band), cells);
+            }
+        }
+        let mut changed = 0;
+        for d in 0..9 {
+            changed |= self.clear(at(d, band), cells);
+        }
         changed
     }
 
@@ -302,7 +338,7 @@ impl State {
             }
             self.cand[i] = word;
             self.unstacked |= u32::from(word != old) << i;
-            let band = i % 3;
+            let band = i / 9;
             let singles = single_rows(word) & self.unsolved[band];
             if singles != 0 {
                 // Singles lie in different rows and (by the permutation) boxes; two in one column
@@ -311,7 +347,7 @@ impl State {
                 if (r0 & r1) | (r0 & r2) | (r1 & r2) != 0 {
                     return false;
                 }
-                dirty |= self.place(i / 3, band, singles);
+                dirty |= self.place::<BMI2>(i % 9, band, singles);
             }
         }
         self.unbanded = 0;
@@ -320,13 +356,13 @@ impl State {
 
     /// Places naked singles of all bands; `Some(true)` if any was placed, `None` on a contradiction.
     #[inline(always)]
-    fn naked_singles(&mut self) -> Option<bool> {
+    fn naked_singles<const BMI2: bool>(&mut self) -> Option<bool> {
         let mut singles = [0u32; 3];
         for (band, singles) in singles.iter_mut().enumerate() {
             let unsolved = self.unsolved[band];
             let (mut ones, mut twos) = (0u32, 0u32);
             for d in 0..9 {
-                let word = self.cand[d * 3 + band];
+                let word = self.cand[at(d, band)];
                 twos |= ones & word;
                 ones |= word;
             }
@@ -340,17 +376,17 @@ impl State {
         }
         for (band, &singles) in singles.iter().enumerate() {
             for d in 0..9 {
-                let mut cells = self.cand[d * 3 + band] & singles;
+                let mut cells = self.cand[at(d, band)] & singles;
                 while cells != 0 {
                     let cell = cells & cells.wrapping_neg();
                     cells ^= cell;
                     // An earlier single of the same digit may have taken this cell's only candidate.
                     // (A single that lost it to an earlier band is left empty, which the next round
                     // finds.)
-                    if self.cand[d * 3 + band] & cell == 0 {
+                    if self.cand[at(d, band)] & cell == 0 {
                         return None;
                     }
-                    self.place(d, band, cell);
+                    self.place::<BMI2>(d, band, cell);
                 }
             }
         }
@@ -366,13 +402,16 @@ impl State {
     fn stacks_and_columns<const BMI2: bool>(&mut self) -> Option<bool> {
         let mut changed = false;
         for d in 0..9 {
-            let base = d * 3;
             // A digit whose words did not change since its last pass has nothing new to give.
-            if self.unstacked & (0b111 << base) == 0 {
+            if self.unstacked & (DIGIT_WORDS << d) == 0 {
                 continue;
             }
-            self.unstacked &= !(0b111 << base);
-            let words = [self.cand[base], self.cand[base + 1], self.cand[base + 2]];
+            self.unstacked &= !(DIGIT_WORDS << d);
+            let words = [
+                self.cand[at(d, 0)],
+                self.cand[at(d, 1)],
+                self.cand[at(d, 2)],
+            ];
             let cols = [columns(words[0]), columns(words[1]), columns(words[2])];
             let mut allowed = [0u32; 3];
             #[cfg(target_arch = "x86_64")]
@@ -416,9 +455,9 @@ impl State {
             let (mut any, mut many) = (0u32, 0u32);
             for b in 0..3 {
                 let word = words[b] & (allowed[b] * COLUMN_SPREAD);
-                self.cand[base + b] = word;
+                self.cand[at(d, b)] = word;
                 let narrowed = word != words[b];
-                self.unbanded |= u32::from(narrowed) << (base + b);
+                self.unbanded |= u32::from(narrowed) << at(d, b);
                 changed |= narrowed;
                 let (r0, r1, r2) = (word & ROW, (word >> 9) & ROW, word >> 18);
                 let in_band = r0 | r1 | r2;
@@ -430,14 +469,14 @@ impl State {
             let alone = !many & ROW;
             for (b, &one) in once.iter().enumerate() {
                 let mut cells =
-                    self.cand[base + b] & ((alone & one) * COLUMN_SPREAD) & self.unsolved[b];
+                    self.cand[at(d, b)] & ((alone & one) * COLUMN_SPREAD) & self.unsolved[b];
                 while cells != 0 {
                     let cell = cells & cells.wrapping_neg();
                     cells ^= cell;
-                    if self.cand[base + b] & cell == 0 {
+                    if self.cand[at(d, b)] & cell == 0 {
                         return None;
                     }
-                    self.place(d, b, cell);
+                    self.place::<BMI2>(d, b, cell);
                     changed = true;
                 }
             }
@@ -452,7 +491,7 @@ impl State {
             if !self.settle_bands::<BMI2>() {
                 return false;
             }
-            match self.naked_singles() {
+            match self.naked_singles::<BMI2>() {
                 None => return false,
                 Some(true) => continue,
                 Some(false) => {}
@@ -490,7 +529,7 @@ impl State {
             }
             let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
             for d in 0..9 {
-                let word = self.cand[d * 3 + band];
+                let word = self.cand[at(d, band)];
                 r3 |= r2 & word;
                 r2 |= r1 & word;
                 r1 |= word;
@@ -502,7 +541,7 @@ impl State {
         }
         let (band, cell) = self.fewest();
         let digit = (0..9)
-            .find(|&d| self.cand[d * 3 + band] & cell != 0)
+            .find(|&d| self.cand[at(d, band)] & cell != 0)
             .unwrap_or(0);
         Guess {
             band,
@@ -536,17 +575,8 @@ impl State {
                     // Digits 1-8's words of the band in one register: shifting each lane's bit
                     // `index` to the sign bit and taking the sign mask gathers a cell's digits in
                     // three instructions instead of a loop over nine words.
-                    let lanes = _mm256_setr_epi32(
-                        c[band] as i32,
-                        c[3 + band] as i32,
-                        c[6 + band] as i32,
-                        c[9 + band] as i32,
-                        c[12 + band] as i32,
-                        c[15 + band] as i32,
-                        c[18 + band] as i32,
-                        c[21 + band] as i32,
-                    );
-                    let ninth = c[24 + band];
+                    let lanes = _mm256_loadu_si256(c[at(0, band)..].as_ptr().cast::<__m256i>());
+                    let ninth = c[at(8, band)];
                     while cells != 0 {
                         let index = cells.trailing_zeros() as usize;
                         cells &= cells - 1;
@@ -563,7 +593,7 @@ impl State {
                 cells &= cells - 1;
                 let mut digits = 0u32;
                 for d in 0..9 {
-                    digits |= ((self.cand[d * 3 + band] >> index) & 1) << d;
+                    digits |= ((self.cand[at(d, band)] >> index) & 1) << d;
                 }
                 best = best.max(self.rank(band, index, digits, pairs));
             }
@@ -593,11 +623,10 @@ impl State {
     #[inline(always)]
     fn gain(&self, digit: usize, band: usize, index: usize, pairs: &[u32; 3]) -> u32 {
         let (b1, b2) = ((band + 1) % 3, (band + 2) % 3);
-        let base = digit * 3;
         let (w0, w1, w2) = (
-            self.cand[base + band],
-            self.cand[base + b1],
-            self.cand[base + b2],
+            self.cand[at(digit, band)],
+            self.cand[at(digit, b1)],
+            self.cand[at(digit, b2)],
         );
         let column = COLUMN_SPREAD << (index % 9);
         // The cell's row and box in its band (which hold its column there), and its column in the
@@ -623,7 +652,7 @@ impl State {
             // Bit-sliced counters of candidates per cell (count = p0 + 2 p1 + 4 p2 + 8 p3).
             let (mut p0, mut p1, mut p2, mut p3) = (0u32, 0u32, 0u32, 0u32);
             for d in 0..9 {
-                let word = self.cand[d * 3 + band];
+                let word = self.cand[at(d, band)];
                 let c0 = p0 & word;
                 p0 ^= word;
                 let c1 = p1 & c0;
@@ -651,7 +680,7 @@ impl State {
         let mut out = [0u8; 81];
         for d in 0..9 {
             for band in 0..3 {
-                let mut word = self.cand[d * 3 + band];
+                let mut word = self.cand[at(d, band)];
                 while word != 0 {
                     out[band * 27 + word.trailing_zeros() as usize] = d as u8 + 1;
                     word &= word - 1;
@@ -675,7 +704,7 @@ impl State {
     }
 
     /// The state after placing givens written as words (`placed`: per digit and band the cells
-    /// holding it, in `cand` order; `taken`: per band the cells holding any digit); `None` if two
+    /// holding it, at `digit * 3 + band`; `taken`: per band the cells holding any digit); `None` if two
     /// givens of one digit clash. The caller sees that no cell holds two digits.
     #[inline(always)]
     fn from_words(placed: &[u32; 27], taken: [u32; 3]) -> Option<State> {
@@ -702,7 +731,7 @@ impl State {
             let column_cells = all_columns * COLUMN_SPREAD;
             for (band, &word) in words.iter().enumerate() {
                 let boxes = BOX_CELLS[usize::from(BOXES_OF_ROW[columns(word) as usize])];
-                state.cand[base + band] =
+                state.cand[at(d, band)] =
                     (BAND & !taken[band] & !column_cells & !rows_of(word) & !boxes) | word;
             }
         }
@@ -712,7 +741,7 @@ impl State {
 }
 
 /// The givens of `givens` (row-major, 0 or out of range for a blank; only the first 81 count) as
-/// words: per digit and band the cells holding it (`cand` order), and per band the cells holding any
+/// words: per digit and band the cells holding it (at `digit * 3 + band`), and per band the cells holding any
 /// digit.
 ///
 /// On the x86-64-v3 path, one AVX2 byte comparison per digit and band finds a band's 27 cells at
@@ -907,15 +936,15 @@ fn run<const BMI2: bool, const SOLUTION: bool>(
                 let mut other = state;
                 match only_other {
                     Some(second) => {
-                        other.place(second, band, cell);
+                        other.place::<BMI2>(second, band, cell);
                     }
                     None => {
-                        let i = digit * 3 + band;
+                        let i = at(digit, band);
                         other.set(i, other.cand[i] & !cell);
                     }
                 }
                 stack.push(other);
-                state.place(digit, band, cell);
+                state.place::<BMI2>(digit, band, cell);
                 continue;
             }
         }

@@ -13,7 +13,7 @@
 //! the parent's search loop ([`super::run`]) from its kept state instead of a grid, compiled for the
 //! same two code paths and dispatched the same way.
 
-use super::{BOX_CELLS, BOXES_OF_ROW, COLUMN_SPREAD, PEERS_IN_BAND, State, columns, rows_of};
+use super::{BOX_CELLS, BOXES_OF_ROW, COLUMN_SPREAD, PEERS_IN_BAND, State, at, columns, rows_of};
 use crate::solver::{Options, Outcome, Verdict};
 
 /// The givens of a 9x9 puzzle as band bitboards: `placed[digit * 3 + band]` holds the cells of the
@@ -67,19 +67,20 @@ impl Givens {
             // The cell is free and no peer holds the digit exactly when the digit is still a
             // candidate of a blank there: then the givens still do not clash, and placing it is
             // what `rebuilt` does for it.
-            if state.unsolved[band] & state.cand[i] & bit == 0 {
+            let digit = i / 3;
+            let own = at(digit, band);
+            if state.unsolved[band] & state.cand[own] & bit == 0 {
                 self.start = None;
                 return;
             }
-            let digit = i / 3;
             let column = COLUMN_SPREAD << (cell % 9);
             for b in 0..3 {
-                state.cand[digit * 3 + b] &= !column;
+                state.cand[at(digit, b)] &= !column;
             }
             for d in 0..9 {
-                state.cand[d * 3 + band] &= !bit;
+                state.cand[at(d, band)] &= !bit;
             }
-            state.cand[i] = (state.cand[i] & !PEERS_IN_BAND[cell]) | bit;
+            state.cand[own] = (state.cand[own] & !PEERS_IN_BAND[cell]) | bit;
             state.unsolved[band] &= !bit;
         }
     }
@@ -107,7 +108,7 @@ impl Givens {
                 let placed = &self.placed;
                 let seen = (placed[base] | placed[base + 1] | placed[base + 2]) & column
                     | placed[base + band] & peers;
-                state.cand[base + band] |= u32::from(seen == 0) << cell;
+                state.cand[at(d, band)] |= u32::from(seen == 0) << cell;
             }
             // This digit's words, as `rebuilt` makes them.
             let digit = i / 3;
@@ -120,7 +121,7 @@ impl Givens {
             let column_cells = columns(words[0] | words[1] | words[2]) * COLUMN_SPREAD;
             for (b, &word) in words.iter().enumerate() {
                 let boxes = BOX_CELLS[usize::from(BOXES_OF_ROW[columns(word) as usize])];
-                state.cand[base + b] =
+                state.cand[at(digit, b)] =
                     (state.unsolved[b] & !column_cells & !rows_of(word) & !boxes) | word;
             }
         }
@@ -251,6 +252,7 @@ fn start(givens: &Givens, exclude: Option<(usize, u8)>) -> Option<State> {
             return None;
         }
         if !givens.taken(index) {
+            let i = at(i / 3, index / 27);
             state.set(i, state.cand[i] & !(1 << (index % 27)));
         }
     }
