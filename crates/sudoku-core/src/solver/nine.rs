@@ -222,6 +222,9 @@ const fn at(digit: usize, band: usize) -> usize {
     band * 9 + digit
 }
 
+/// For each band, the other two, in order after it.
+const OTHER_BANDS: [(usize, usize); 3] = [(1, 2), (2, 0), (0, 1)];
+
 /// A digit's three words (digit 0's; shift left by the digit), as a mask of word indexes.
 const DIGIT_WORDS: u32 = 1 | 1 << 9 | 1 << 18;
 
@@ -282,10 +285,14 @@ impl State {
         let own_new = (own_old & !(box_cells | rows_of(cells))) | cells;
         // Gather the changed words in a local and record them once: updating the fields word by word
         // chains a dozen read-modify-writes through memory.
+        // The column clear runs over the digit's own word too, without a data-dependent branch to
+        // skip it; that word is then rewritten from its old value, and its change bit recomputed.
+        // The column clears come after the band's vector store: a wide load must not read words
+        // while narrow stores to them are still pending.
         let mut changed = self.clear_band::<BMI2>(band, cells);
-        let (b1, b2) = ((band + 1) % 3, (band + 2) % 3);
-        changed |= self.clear(at(digit, b1), col_cells);
-        changed |= self.clear(at(digit, b2), col_cells);
+        for b in 0..3 {
+            changed |= self.clear(at(digit, b), col_cells);
+        }
         self.cand[own] = own_new;
         changed = (changed & !(1 << own)) | u32::from(own_new != own_old) << own;
         self.unsolved[band] &= !cells;
@@ -622,7 +629,7 @@ impl State {
     /// (weight 2) and the bivalue peers among them, which become naked singles (weight 5).
     #[inline(always)]
     fn gain(&self, digit: usize, band: usize, index: usize, pairs: &[u32; 3]) -> u32 {
-        let (b1, b2) = ((band + 1) % 3, (band + 2) % 3);
+        let (b1, b2) = OTHER_BANDS[band];
         let (w0, w1, w2) = (
             self.cand[at(digit, band)],
             self.cand[at(digit, b1)],
