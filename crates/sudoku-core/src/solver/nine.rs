@@ -361,18 +361,74 @@ impl State {
         true
     }
 
+    /// The cells of `band` with at least one, at least two and at least three candidates.
+    ///
+    /// Counts over the band's nine digit words, saturating at three. On the x86-64-v3 path
+    /// (`BMI2`), digits 1-8's words are one AVX2 register, folded in three halving steps (eight
+    /// lanes to four, two, one), then the ninth word is added: about half the instructions of a
+    /// loop over nine words.
+    #[inline(always)]
+    fn counts<const BMI2: bool>(&self, band: usize) -> [u32; 3] {
+        #[cfg(target_arch = "x86_64")]
+        if BMI2 {
+            // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only after checking
+            // at run time that the CPU has AVX2; the 32-byte load covers `cand[at(0, band)]` to
+            // `cand[at(7, band)]`, inside the array.
+            unsafe {
+                use core::arch::x86_64::*;
+                let words = _mm256_loadu_si256(self.cand.as_ptr().add(at(0, band)).cast());
+                let (a, b) = (
+                    _mm256_castsi256_si128(words),
+                    _mm256_extracti128_si256::<1>(words),
+                );
+                // Eight lanes to four: at least one, at least two.
+                let (one, two) = (_mm_or_si128(a, b), _mm_and_si128(a, b));
+                // Four to two: lanes 0, 1 with 2, 3.
+                let (one_, two_) = (
+                    _mm_shuffle_epi32::<0b01_00_11_10>(one),
+                    _mm_shuffle_epi32::<0b01_00_11_10>(two),
+                );
+                let three = _mm_or_si128(_mm_and_si128(two, one_), _mm_and_si128(one, two_));
+                let two = _mm_or_si128(_mm_or_si128(two, two_), _mm_and_si128(one, one_));
+                let one = _mm_or_si128(one, one_);
+                // Two to one: lane 0 with 1.
+                let (one_, two_, three_) = (
+                    _mm_shuffle_epi32::<0b10_11_00_01>(one),
+                    _mm_shuffle_epi32::<0b10_11_00_01>(two),
+                    _mm_shuffle_epi32::<0b10_11_00_01>(three),
+                );
+                let three = _mm_or_si128(
+                    _mm_or_si128(three, three_),
+                    _mm_or_si128(_mm_and_si128(two, one_), _mm_and_si128(one, two_)),
+                );
+                let two = _mm_or_si128(_mm_or_si128(two, two_), _mm_and_si128(one, one_));
+                let one = _mm_or_si128(one, one_);
+                let (one, two, three) = (
+                    _mm_cvtsi128_si32(one) as u32,
+                    _mm_cvtsi128_si32(two) as u32,
+                    _mm_cvtsi128_si32(three) as u32,
+                );
+                let ninth = self.cand[at(8, band)];
+                return [one | ninth, two | (one & ninth), three | (two & ninth)];
+            }
+        }
+        let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
+        for d in 0..9 {
+            let word = self.cand[at(d, band)];
+            three |= two & word;
+            two |= one & word;
+            one |= word;
+        }
+        [one, two, three]
+    }
+
     /// Places naked singles of all bands; `Some(true)` if any was placed, `None` on a contradiction.
     #[inline(always)]
     fn naked_singles<const BMI2: bool>(&mut self) -> Option<bool> {
         let mut singles = [0u32; 3];
         for (band, singles) in singles.iter_mut().enumerate() {
             let unsolved = self.unsolved[band];
-            let (mut ones, mut twos) = (0u32, 0u32);
-            for d in 0..9 {
-                let word = self.cand[at(d, band)];
-                twos |= ones & word;
-                ones |= word;
-            }
+            let [ones, twos, _] = self.counts::<BMI2>(band);
             if unsolved & !ones != 0 {
                 return None;
             }
@@ -534,14 +590,8 @@ impl State {
             if unsolved == 0 {
                 continue;
             }
-            let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let word = self.cand[at(d, band)];
-                r3 |= r2 & word;
-                r2 |= r1 & word;
-                r1 |= word;
-            }
-            *pair = unsolved & r2 & !r3;
+            let [_, two, three] = self.counts::<BMI2>(band);
+            *pair = unsolved & two & !three;
         }
         if pairs != [0; 3] {
             return self.most_eliminating::<BMI2>(&pairs);
