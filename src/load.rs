@@ -118,6 +118,10 @@ pub struct BatchArgs {
     /// Threads of the in-process comparison.
     #[arg(long, default_value_t = 2)]
     pub local_threads: usize,
+    /// Runs of each file (alternating with the in-process solve, if asked); the table shows the
+    /// medians, since one run of a fast set takes a fraction of a second and machines drift.
+    #[arg(long, default_value_t = 3)]
+    pub rounds: usize,
 }
 
 /// Arguments of `load unary`.
@@ -508,6 +512,21 @@ fn seconds(time: Duration) -> String {
     format!("{:.3}s", time.as_secs_f64())
 }
 
+/// The median of some rates (sorting them).
+fn median(rates: &mut [f64]) -> f64 {
+    rates.sort_by(f64::total_cmp);
+    rates.get(rates.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// A table cell for some rounds' rates: the median, and the range when there are several.
+fn rate_cell(rates: &mut [f64]) -> String {
+    let mid = median(rates);
+    match (rates.first(), rates.last()) {
+        (Some(low), Some(high)) if rates.len() > 1 => format!("{mid:.0} [{low:.0}-{high:.0}]"),
+        _ => format!("{mid:.0}"),
+    }
+}
+
 async fn load_batch(url: &str, place: &str, args: &BatchArgs) -> anyhow::Result<ExitCode> {
     let mode = if args.skip_uniqueness_check {
         Mode::FirstSolution
@@ -526,58 +545,70 @@ async fn load_batch(url: &str, place: &str, args: &BatchArgs) -> anyhow::Result<
     let mut rows = Vec::new();
     let mut notes = Vec::new();
     let mut failed = false;
+    let rounds = args.rounds.max(1);
     for path in &args.files {
         let puzzles = Arc::new(read_lines(path, args.limit)?);
-        let (answers, wall) =
-            stream_all(url, &puzzles, args.streams, args.skip_uniqueness_check).await?;
-        let (tally, wrong, problems) = check_answers(&puzzles, &answers);
-        drop(answers);
-        let name = file_name(path);
-        notes.push(format!("{name}: {tally}; {wrong} wrong"));
-        for problem in problems {
-            notes.push(format!("  {problem}"));
-        }
-        failed |= wrong > 0;
-        let mut row = vec![
-            name,
-            puzzles.len().to_string(),
-            format!("{:.0}", rate(puzzles.len(), wall)),
-            seconds(wall),
-        ];
-        if args.compare_local {
-            let grids: Vec<Grid> = puzzles
+        let grids: Arc<Vec<Grid>> = Arc::new(
+            puzzles
                 .iter()
                 .filter_map(|p| Grid::parse_puzzle(p).ok())
-                .collect();
-            let threads = args.local_threads;
-            let local = tokio::task::spawn_blocking(move || {
-                let wall = solve_locally(&grids, mode, threads);
-                (grids.len(), wall)
-            })
-            .await
-            .context("the local solve failed")?;
-            let (solved, local_wall) = local;
-            let local_rate = rate(solved, local_wall);
-            row.push(format!("{local_rate:.0}"));
-            row.push(seconds(local_wall));
+                .collect(),
+        );
+        let name = file_name(path);
+        let (mut streamed, mut local) = (Vec::new(), Vec::new());
+        let (mut tally, mut wrong, mut problems) = (Tally::default(), 0, Vec::new());
+        // Rounds alternate the service and the in-process solve, so both see the same minutes.
+        for _ in 0..rounds {
+            let (answers, wall) =
+                stream_all(url, &puzzles, args.streams, args.skip_uniqueness_check).await?;
+            streamed.push(rate(puzzles.len(), wall));
+            let round = check_answers(&puzzles, &answers);
+            (tally, wrong, problems) = (round.0, wrong + round.1, [problems, round.2].concat());
+            if args.compare_local {
+                let (grids, solved) = (grids.clone(), grids.len());
+                let threads = args.local_threads;
+                let wall =
+                    tokio::task::spawn_blocking(move || solve_locally(&grids, mode, threads))
+                        .await
+                        .context("the local solve failed")?;
+                local.push(rate(solved, wall));
+            }
+        }
+        notes.push(if rounds > 1 {
+            format!("{name}: {tally} in the last round; {wrong} wrong in all {rounds} rounds")
+        } else {
+            format!("{name}: {tally}; {wrong} wrong")
+        });
+        notes.extend(
+            problems
+                .into_iter()
+                .take(5)
+                .map(|problem| format!("  {problem}")),
+        );
+        failed |= wrong > 0;
+        let mut row = vec![name, puzzles.len().to_string(), rate_cell(&mut streamed)];
+        if args.compare_local {
+            row.push(rate_cell(&mut local));
             row.push(format!(
                 "{:.1}%",
-                100.0 * rate(puzzles.len(), wall) / local_rate.max(1e-9)
+                100.0 * median(&mut streamed) / median(&mut local).max(1e-9)
             ));
         }
         rows.push(row);
     }
-    let mut header = vec!["file", "puzzles", "SolveBatch boards/s", "time"];
+    let mut header = vec!["file", "puzzles", "SolveBatch boards/s"];
     if args.compare_local {
-        header.extend(["in-process boards/s", "time", "SolveBatch / in-process"]);
+        header.extend(["in-process boards/s", "SolveBatch / in-process"]);
     }
     println!();
     print_table(&header, &rows);
     if args.compare_local {
         println!(
-            "(in-process: the solver alone on {} thread{}, same puzzles and mode, same run)",
+            "(in-process: the solver alone on {} thread{}, same puzzles and mode, same run; rates are \
+             medians of {rounds} alternated round{}, ranges in brackets, the ratio is of the medians)",
             args.local_threads,
-            if args.local_threads == 1 { "" } else { "s" }
+            if args.local_threads == 1 { "" } else { "s" },
+            if rounds == 1 { "" } else { "s" }
         );
     }
     println!();
