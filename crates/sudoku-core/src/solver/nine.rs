@@ -570,6 +570,7 @@ impl State {
     #[inline(always)]
     unsafe fn stacks_and_columns_wide(&mut self) -> Option<bool> {
         use core::arch::x86_64::*;
+        use lanes::{after_column, next_column, or3, spread_rows};
         const LANES: u32 = DIGIT_WORDS * 0xFF;
         if self.unstacked & LANES == 0 {
             return Some(false);
@@ -579,17 +580,21 @@ impl State {
         // `cand[at(0, band)]` to `cand[at(7, band)]`, inside the array.
         unsafe {
             let base = self.cand.as_mut_ptr();
-            let words = [0, 1, 2].map(|b| _mm256_loadu_si256(base.add(at(0, b)).cast::<__m256i>()));
+            let words = [
+                _mm256_loadu_si256(base.add(at(0, 0)).cast::<__m256i>()),
+                _mm256_loadu_si256(base.add(at(0, 1)).cast::<__m256i>()),
+                _mm256_loadu_si256(base.add(at(0, 2)).cast::<__m256i>()),
+            ];
             let row = _mm256_set1_epi32(ROW as i32);
             let band_cells = _mm256_set1_epi32(BAND as i32);
-            let or3 = |a, b, c| _mm256_or_si256(_mm256_or_si256(a, b), c);
             // Columns per band, then all three side by side: bit `band * 9 + column`.
-            let cols = words.map(|w| {
-                _mm256_and_si256(
-                    or3(w, _mm256_srli_epi32::<9>(w), _mm256_srli_epi32::<18>(w)),
+            let mut cols = words;
+            for c in &mut cols {
+                *c = _mm256_and_si256(
+                    or3(*c, _mm256_srli_epi32::<9>(*c), _mm256_srli_epi32::<18>(*c)),
                     row,
-                )
-            });
+                );
+            }
             let all = or3(
                 cols[0],
                 _mm256_slli_epi32::<9>(cols[1]),
@@ -605,18 +610,6 @@ impl State {
                 band_cells,
             );
             // The same inside each stack's three columns (column j takes j+1, j+2).
-            let next_column = |x| {
-                _mm256_or_si256(
-                    _mm256_and_si256(_mm256_srli_epi32::<1>(x), _mm256_set1_epi32(0o333_333_333)),
-                    _mm256_and_si256(_mm256_slli_epi32::<2>(x), _mm256_set1_epi32(0o444_444_444)),
-                )
-            };
-            let after_column = |x| {
-                _mm256_or_si256(
-                    _mm256_and_si256(_mm256_srli_epi32::<2>(x), _mm256_set1_epi32(0o111_111_111)),
-                    _mm256_and_si256(_mm256_slli_epi32::<1>(x), _mm256_set1_epi32(0o666_666_666)),
-                )
-            };
             let matched = _mm256_or_si256(
                 _mm256_and_si256(next_column(next_band), after_column(after_band)),
                 _mm256_and_si256(after_column(next_band), next_column(after_band)),
@@ -643,7 +636,6 @@ impl State {
             if _mm256_movemask_ps(_mm256_castsi256_ps(whole)) != 0xFF {
                 return None;
             }
-            let spread = |x| or3(x, _mm256_slli_epi32::<9>(x), _mm256_slli_epi32::<18>(x));
             let allowed_in = [
                 _mm256_and_si256(allowed, row),
                 _mm256_and_si256(_mm256_srli_epi32::<9>(allowed), row),
@@ -654,7 +646,7 @@ impl State {
             let mut once = [words[0]; 3];
             let (mut any, mut many) = (_mm256_setzero_si256(), _mm256_setzero_si256());
             for b in 0..3 {
-                let word = _mm256_and_si256(words[b], spread(allowed_in[b]));
+                let word = _mm256_and_si256(words[b], spread_rows(allowed_in[b]));
                 _mm256_storeu_si256(base.add(at(0, b)).cast::<__m256i>(), word);
                 let same = _mm256_cmpeq_epi32(word, words[b]);
                 let lanes = !(_mm256_movemask_ps(_mm256_castsi256_ps(same)) as u32) & 0xFF;
@@ -681,7 +673,7 @@ impl State {
             let mut found = _mm256_setzero_si256();
             for b in 0..3 {
                 let cells = _mm256_and_si256(
-                    _mm256_and_si256(narrowed[b], spread(_mm256_and_si256(alone, once[b]))),
+                    _mm256_and_si256(narrowed[b], spread_rows(_mm256_and_si256(alone, once[b]))),
                     _mm256_set1_epi32(self.unsolved[b] as i32),
                 );
                 found = _mm256_or_si256(found, cells);
@@ -1017,6 +1009,53 @@ fn givens_words_scalar(givens: &[u8]) -> [u32; 27] {
         placed[usize::from(value - 1) * 3 + band] |= cell;
     }
     placed
+}
+
+/// Helpers of the AVX2 code, one lane per digit. Plain functions rather than closures: a closure
+/// is compiled without the caller's target features and, when not inlined, turns every intrinsic
+/// into a call (as it did in the server binary). `#[inline(always)]` puts them, like the other
+/// helpers of the search, inside `search_v3` and its features.
+#[cfg(target_arch = "x86_64")]
+mod lanes {
+    use core::arch::x86_64::*;
+
+    /// `a | b | c`.
+    #[inline(always)]
+    pub(super) fn or3(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
+        // SAFETY: only reached from `search_v3`, whose CPU has AVX2.
+        unsafe { _mm256_or_si256(_mm256_or_si256(a, b), c) }
+    }
+
+    /// A 9-bit set copied to all three rows of a band (bits `row * 9`).
+    #[inline(always)]
+    pub(super) fn spread_rows(x: __m256i) -> __m256i {
+        // SAFETY: as for `or3`.
+        unsafe { or3(x, _mm256_slli_epi32::<9>(x), _mm256_slli_epi32::<18>(x)) }
+    }
+
+    /// In each group of three bits, bit `j` takes bit `j + 1` (mod 3).
+    #[inline(always)]
+    pub(super) fn next_column(x: __m256i) -> __m256i {
+        // SAFETY: as for `or3`.
+        unsafe {
+            _mm256_or_si256(
+                _mm256_and_si256(_mm256_srli_epi32::<1>(x), _mm256_set1_epi32(0o333_333_333)),
+                _mm256_and_si256(_mm256_slli_epi32::<2>(x), _mm256_set1_epi32(0o444_444_444)),
+            )
+        }
+    }
+
+    /// In each group of three bits, bit `j` takes bit `j + 2` (mod 3).
+    #[inline(always)]
+    pub(super) fn after_column(x: __m256i) -> __m256i {
+        // SAFETY: as for `or3`.
+        unsafe {
+            _mm256_or_si256(
+                _mm256_and_si256(_mm256_srli_epi32::<2>(x), _mm256_set1_epi32(0o111_111_111)),
+                _mm256_and_si256(_mm256_slli_epi32::<1>(x), _mm256_set1_epi32(0o666_666_666)),
+            )
+        }
+    }
 }
 
 /// A guess: `digit` on the cell `cell` of `band`, and the cell's only other digit if it has one.
