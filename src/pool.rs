@@ -163,6 +163,9 @@ struct State {
     lanes: HashMap<u64, LaneQueue>,
     next_lane: u64,
     closed: bool,
+    /// Workers waiting for work on the condvar: only then does new work need a wake-up, which is a
+    /// system call whether or not anyone waits.
+    idle: usize,
 }
 
 #[derive(Debug)]
@@ -213,8 +216,7 @@ impl Pool {
         }
         state.unary.push_back(job);
         self.shared.unary_waiting.fetch_add(1, Ordering::Release);
-        drop(state);
-        self.shared.work.notify_one();
+        self.shared.wake_one(state);
         Ok(())
     }
 
@@ -262,8 +264,8 @@ pub struct Lane {
 impl Lane {
     /// Queues items of the stream, in order, and wakes a worker.
     pub fn submit(&self, items: impl IntoIterator<Item = BatchItem>) {
-        let mut state = self.shared.lock();
-        let state = &mut *state;
+        let mut guard = self.shared.lock();
+        let state = &mut *guard;
         let Some(lane) = state.lanes.get_mut(&self.id) else {
             return;
         };
@@ -272,7 +274,7 @@ impl Lane {
             lane.in_ring = true;
             state.ring.push_back(self.id);
         }
-        self.shared.work.notify_one();
+        self.shared.wake_one(guard);
     }
 
     /// Stops the stream's work, for `reason`.
@@ -296,6 +298,15 @@ impl Shared {
     /// elsewhere while it was held does not stop its use.
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Lets go of the state and wakes one idle worker for the work just queued, if one is idle.
+    fn wake_one(&self, state: MutexGuard<'_, State>) {
+        let idle = state.idle > 0;
+        drop(state);
+        if idle {
+            self.work.notify_one();
+        }
     }
 
     /// A worker's life: take work, do it, until the pool closes.
@@ -330,14 +341,16 @@ impl Shared {
             if let Some(task) = task {
                 // More work waits: let another worker take it.
                 if !state.unary.is_empty() || !state.ring.is_empty() {
-                    self.work.notify_one();
+                    self.wake_one(state);
                 }
                 return Some(task);
             }
+            state.idle += 1;
             state = self
                 .work
                 .wait(state)
                 .unwrap_or_else(PoisonError::into_inner);
+            state.idle -= 1;
         }
     }
 
@@ -418,7 +431,7 @@ impl Shared {
             lane.in_ring = true;
             state.ring.push_back(id);
         }
-        self.work.notify_one();
+        self.wake_one(guard);
     }
 
     /// Counts `count` puzzles cut off by `stop`, by its reason.

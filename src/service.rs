@@ -1,20 +1,20 @@
 //! The gRPC service: requests to domain types and back, the one mapping from domain errors to
-//! `tonic::Status`, and the SolveBatch pipeline (windowed, ordered, cancellable). The solving itself
-//! runs on the [`crate::pool`] workers. The RPCs beyond solving live in submodules, one per concern.
+//! `tonic::Status`, and unary Solve. The solving itself runs on the [`crate::pool`] workers. The
+//! SolveBatch pipeline and the RPCs beyond solving live in submodules, one per concern.
 
 mod canonicalize;
 mod generate;
 mod grade;
+mod solve_batch;
 
 pub use grade::{grade_line, grade_local, hint_lines, hint_local, step_line};
+pub(crate) use solve_batch::answer_item;
 
-use std::collections::VecDeque;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use futures::FutureExt;
 use futures::stream::Stream;
 use tokio::sync::oneshot;
 use tonic::{Code, Request, Response, Status, Streaming};
@@ -329,71 +329,6 @@ impl Sudoku {
     }
 }
 
-/// One batch item, from request to response, on a worker; `None` when `stop` cut its solve off. An
-/// item never fails otherwise, so one bad puzzle cannot end a stream.
-pub(crate) fn answer_item(
-    item: BatchItem,
-    stop: &AtomicBool,
-    metrics: &Metrics,
-) -> Option<SolveBatchResponse> {
-    let BatchItem {
-        index,
-        request:
-            SolveBatchRequest {
-                id,
-                puzzle: text,
-                box_rows,
-                box_cols,
-                symbols,
-                ..
-            },
-        job,
-    } = item;
-    let result = read_puzzle(&text, box_rows, box_cols, &symbols)
-        .map_err(SolveError::Puzzle)
-        .and_then(|read| solve_guarded(&read, job, stop, metrics));
-    if matches!(&result, Ok(solved) if solved.outcome.verdict == Verdict::Cancelled) {
-        return None;
-    }
-    // The puzzle's text is as long as its solution: its buffer takes the solution.
-    Some(respond(index, id, result, text))
-}
-
-/// The answer to one batch item. The solution goes into `spare`'s buffer, the puzzle's text or an
-/// empty string. Counting it by verdict is the caller's job.
-fn respond(
-    index: u64,
-    id: String,
-    result: Result<Solved, SolveError>,
-    spare: String,
-) -> SolveBatchResponse {
-    let mut response = SolveBatchResponse {
-        id,
-        index,
-        ..Default::default()
-    };
-    match result {
-        Ok(solved) => {
-            let answer = solved.into_response(spare);
-            response.verdict = answer.verdict;
-            response.solution = answer.solution;
-            response.stats = answer.stats;
-            response.box_rows = answer.box_rows;
-            response.box_cols = answer.box_cols;
-        }
-        Err(e) => {
-            // Only the puzzle's own faults make it INVALID; a failure of ours is no verdict.
-            let verdict = match e {
-                SolveError::Puzzle(_) => proto::Verdict::Invalid,
-                _ => proto::Verdict::Unspecified,
-            };
-            response.verdict = verdict.into();
-            response.error = e.to_string();
-        }
-    }
-    response
-}
-
 /// Runs the solver, timed, on the calling (worker) thread. A panic in the solver, which would be our
 /// bug, becomes an error for this one puzzle instead of taking others down with it.
 pub(crate) fn solve_guarded(
@@ -521,7 +456,7 @@ impl SudokuService for Sudoku {
             verdicts = tracing::field::Empty
         );
         let request_id = request.metadata().get(REQUEST_ID).cloned();
-        let answers = batch(self.clone(), request.into_inner(), deadline, span);
+        let answers = solve_batch::batch(self.clone(), request.into_inner(), deadline, span);
         Ok(echo_request_id(
             request_id,
             Response::new(Box::pin(answers)),
@@ -566,125 +501,6 @@ fn echo_request_id<T>(
         response.metadata_mut().insert(REQUEST_ID, id);
     }
     response
-}
-
-/// What the batch loop does next.
-enum Step {
-    Read(Result<Option<SolveBatchRequest>, Status>),
-    /// A chunk of answers from the pool, in any order; `None` if the pool stopped.
-    Answers(Option<Vec<SolveBatchResponse>>),
-    Deadline,
-}
-
-/// The SolveBatch pipeline: reads requests while fewer than the window are unanswered, hands them to
-/// the stream's lane in the pool, and yields the answers in request order, each as soon as all before
-/// it are out. A client that stops reading stops the reading here too, so its lane runs dry and holds
-/// no worker; dropping the stream (client gone) drops its queued items and stops the solve in hand.
-fn batch(
-    service: Sudoku,
-    mut requests: Streaming<SolveBatchRequest>,
-    deadline: Option<Instant>,
-    span: tracing::Span,
-) -> impl Stream<Item = Result<SolveBatchResponse, Status>> + Send {
-    async_stream::stream! {
-        let window = service.limits.batch_window;
-        let mut end = CallEnd::new("SolveBatch", service.metrics.clone(), span);
-        let (lane, mut answers) = service.pool.open_lane();
-        let mut unanswered = service.metrics.batch_items();
-        let mut in_order = InOrder::default();
-        let mut reading = true;
-        let mut failure = None;
-        let deadline = crate::grpc::sleep(deadline);
-        tokio::pin!(deadline);
-        while reading || unanswered.count() > 0 {
-            let step = tokio::select! {
-                biased;
-                () = &mut deadline => Step::Deadline,
-                chunk = answers.recv(), if unanswered.count() > 0 => Step::Answers(chunk),
-                request = requests.message(), if reading && unanswered.count() < window => Step::Read(request),
-            };
-            match step {
-                Step::Read(Ok(Some(first))) => {
-                    // Take along what has already arrived, within the window.
-                    let mut items = vec![service.item(end.items, first)];
-                    while reading && unanswered.count() + items.len() < window {
-                        match requests.message().now_or_never() {
-                            Some(Ok(Some(request))) => {
-                                let index = end.items + items.len() as u64;
-                                items.push(service.item(index, request));
-                            }
-                            Some(Ok(None)) => reading = false,
-                            Some(Err(status)) => {
-                                reading = false;
-                                failure = Some(crate::grpc::normalize_request_error(status));
-                            }
-                            None => break,
-                        }
-                    }
-                    end.items += items.len() as u64;
-                    unanswered.admit(items.len());
-                    lane.submit(items);
-                }
-                Step::Read(Ok(None)) => reading = false,
-                Step::Read(Err(status)) => {
-                    // The request stream is broken: answer what was read, then report why.
-                    reading = false;
-                    failure = Some(crate::grpc::normalize_request_error(status));
-                }
-                Step::Answers(Some(chunk)) => {
-                    in_order.place(chunk);
-                    while let Some(answer) = in_order.next() {
-                        end.verdicts.add(answer.verdict);
-                        yield Ok(answer);
-                        unanswered.answered();
-                    }
-                }
-                Step::Answers(None) => {
-                    failure = Some(SolveError::Internal("the solver pool stopped".into()).into());
-                    break;
-                }
-                Step::Deadline => {
-                    lane.stop(StopReason::DeadlineExceeded);
-                    failure = Some(SolveError::DeadlineExceeded.into());
-                    break;
-                }
-            }
-        }
-        end.code = failure.as_ref().map_or(Code::Ok, Status::code);
-        if let Some(status) = failure {
-            yield Err(status);
-        }
-    }
-}
-
-/// A stream's answers put back in request order: workers answer chunks of one stream side by side.
-#[derive(Debug, Default)]
-struct InOrder {
-    /// The index of the next answer to yield.
-    next: u64,
-    /// Answers from `next` on, each in its place once it came.
-    held: VecDeque<Option<SolveBatchResponse>>,
-}
-
-impl InOrder {
-    fn place(&mut self, answers: Vec<SolveBatchResponse>) {
-        for answer in answers {
-            // A lane answers each item it was given once, and the items before `next` are out.
-            let at = (answer.index - self.next) as usize;
-            if self.held.len() <= at {
-                self.held.resize_with(at + 1, || None);
-            }
-            self.held[at] = Some(answer);
-        }
-    }
-
-    /// The next answer in order, if it came.
-    fn next(&mut self) -> Option<SolveBatchResponse> {
-        let answer = self.held.front_mut()?.take()?;
-        self.held.pop_front();
-        self.next += 1;
-        Some(answer)
-    }
 }
 
 /// Counts and logs an RPC when it ends, however it ends: one dropped before it finished was
@@ -733,31 +549,5 @@ impl Drop for CallEnd {
             code = ?self.code,
             "call finished"
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn answer(index: u64) -> SolveBatchResponse {
-        SolveBatchResponse {
-            index,
-            ..Default::default()
-        }
-    }
-
-    #[test]
-    fn answers_come_out_in_request_order() {
-        let mut in_order = InOrder::default();
-        in_order.place(vec![answer(2), answer(1)]);
-        assert!(in_order.next().is_none());
-        in_order.place(vec![answer(0)]);
-        let indices: Vec<u64> = std::iter::from_fn(|| in_order.next())
-            .map(|a| a.index)
-            .collect();
-        assert_eq!(indices, [0, 1, 2]);
-        in_order.place(vec![answer(3)]);
-        assert_eq!(in_order.next().map(|a| a.index), Some(3));
     }
 }

@@ -240,6 +240,8 @@ async fn load_batch_prints_its_figures() {
             "--streams",
             "3",
             "--compare-local",
+            "--rounds",
+            "2",
             &sample,
         ]),
         None,
@@ -250,7 +252,13 @@ async fn load_batch_prints_its_figures() {
     assert!(stdout.contains("SolveBatch boards/s"), "{stdout}");
     assert!(stdout.contains("SolveBatch / in-process"), "{stdout}");
     assert!(
-        stdout.contains("17_clue_sample.txt: 300 puzzles, 300 unique; 0 wrong"),
+        stdout.contains("medians of 2 alternated rounds"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "17_clue_sample.txt: 300 puzzles, 300 unique in the last round; 0 wrong in all 2 rounds"
+        ),
         "{stdout}"
     );
 }
