@@ -1,7 +1,9 @@
 //! Probing on grids too small to use it in production: the property tests compare the general search
 //! with brute force and the 9x9 fast path only where it does not probe, so here the same search with
 //! probing forced is held to the fast path on hard 9x9 puzzles, and on variants of them with several
-//! solutions and with none; and on every small box shape, with locked candidates in the probes too.
+//! solutions and with none; and on every small box shape, with locked candidates in the probes too
+//! (probing searches also filter units by matching, held here to the plain search as well, and that
+//! filter on its own to brute force).
 
 use super::search;
 use crate::grid::Grid;
@@ -116,4 +118,80 @@ fn probing_agrees_with_plain_search_on_every_box_shape() {
     for verdict in [Verdict::Unique, Verdict::Multiple, Verdict::Unsolvable] {
         assert!(seen.contains(&verdict), "no {verdict:?} among the cases");
     }
+}
+
+/// The all-different filter against brute force: on random graphs of up to 7 items, an option is
+/// kept exactly when some perfect matching (a permutation) gives it to its item, and no perfect
+/// matching at all is reported as such; whatever stale matching the search starts from.
+#[test]
+fn matching_keeps_exactly_the_options_of_some_perfect_matching() {
+    use super::Mask;
+    use super::matching::permutation;
+    use crate::grid::Shape;
+
+    /// Every permutation of `0..n` that `adj` allows, folded into the options it uses.
+    fn brute(adj: &[Mask], item: usize, used: Mask, chosen: &mut Vec<usize>, out: &mut [Mask]) {
+        if item == adj.len() {
+            for (i, &j) in chosen.iter().enumerate() {
+                out[i] |= 1 << j;
+            }
+            return;
+        }
+        for j in 0..adj.len() {
+            if adj[item] & 1 << j != 0 && used & 1 << j == 0 {
+                chosen.push(j);
+                brute(adj, item + 1, used | 1 << j, chosen, out);
+                chosen.pop();
+            }
+        }
+    }
+
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut pruned, mut impossible) = (0, 0);
+    for round in 0..20_000 {
+        let n = 1 + round % 7;
+        let full: Mask = (1 << n) - 1;
+        // Sparse to dense, so pruning, plain keeping and no matching all occur.
+        let density = 1 + next() % 4;
+        let mut adj: Vec<Mask> = Vec::with_capacity(n);
+        for _ in 0..n {
+            let mut m = 0;
+            for _ in 0..density {
+                m |= next() as Mask;
+            }
+            m &= full;
+            if next() % 3 == 0 {
+                m &= m >> 1 | 1;
+            }
+            adj.push(m);
+        }
+        let mut expected = vec![0; n];
+        brute(&adj, 0, 0, &mut Vec::new(), &mut expected);
+        let mut mate = [u8::MAX; Shape::MAX_SIDE];
+        for m in &mut mate[..n] {
+            if next() % 2 == 0 {
+                *m = (next() % n as u64) as u8;
+            }
+        }
+        let mut allowed = vec![0; n];
+        let found = permutation(&adj, &mut mate, &mut allowed);
+        if expected.contains(&0) {
+            assert!(!found, "{adj:?}: no perfect matching, but one reported");
+            impossible += 1;
+        } else {
+            assert!(found, "{adj:?}: a perfect matching missed");
+            assert_eq!(allowed, expected, "{adj:?}");
+            pruned += usize::from(allowed != adj);
+        }
+    }
+    assert!(
+        pruned > 100 && impossible > 100,
+        "{pruned} pruned, {impossible} impossible"
+    );
 }
