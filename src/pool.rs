@@ -24,8 +24,11 @@ use crate::proto::{SolveBatchRequest, SolveBatchResponse};
 use crate::service::{Job, SolveError};
 
 /// The most items of one stream a worker takes in one turn: enough to spread the scheduling cost
-/// over many microsecond-sized puzzles.
-pub const CHUNK_ITEMS: usize = 16;
+/// (the lock, the answers' hand-over, the wake-up of the stream's task, each a few microseconds)
+/// over many microsecond-sized puzzles. [`TURN`] still ends a turn of hard puzzles after 1 ms, so a
+/// large chunk costs the other streams nothing: on 17-clue puzzles (3 µs each) 128 items gave the
+/// SolveBatch stream 20-40% more throughput than 16.
+pub const CHUNK_ITEMS: usize = 128;
 
 /// The longest a worker goes on with one stream's chunk before it hands the rest back and lets the
 /// next stream have its turn. A waiting unary call ends a turn sooner, after the puzzle in hand.
@@ -509,7 +512,7 @@ mod tests {
         let pool = Pool::new(0, 1, Metrics::new()).unwrap();
         let (big, _a) = pool.open_lane();
         let (small, _b) = pool.open_lane();
-        big.submit((0..100).map(item));
+        big.submit((0..3 * CHUNK_ITEMS as u64).map(item));
         small.submit((0..3).map(item));
         let mut state = pool.shared.lock();
         let lanes: Vec<(u64, usize)> = std::iter::from_fn(|| match state.take_chunk() {
