@@ -207,6 +207,8 @@ fn rate_cell(rates: &mut [f64]) -> String {
     }
 }
 
+/// Runs `load batch`: each file through SolveBatch (and in-process, with `--compare-local`) in
+/// rounds; prints the table of rates and the answers by verdict. Fails on any wrong answer.
 pub(super) async fn load_batch(
     url: &str,
     place: &str,

@@ -179,6 +179,8 @@ fn probe_row(
     (row, failed)
 }
 
+/// Runs `load mixed`: the probes alone, then beside the streams, then (with `--stalled`) beside the
+/// streams and the stalled ones; prints one table row per phase. Fails on any error or wrong answer.
 pub(super) async fn load_mixed(
     url: &str,
     place: &str,

@@ -176,10 +176,13 @@ pub(super) async fn unary_client(
     }
 }
 
+/// A latency as milliseconds with three decimals.
 pub(super) fn millis(time: Duration) -> String {
     format!("{:.3}ms", time.as_secs_f64() * 1e3)
 }
 
+/// Runs `load unary`: concurrent Solve clients until the count or the time runs out; prints RPS and
+/// latency. Fails on any error or wrong answer.
 pub(super) async fn load_unary(
     url: &str,
     place: &str,
