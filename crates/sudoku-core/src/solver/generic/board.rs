@@ -298,7 +298,15 @@ impl<'t> Propagator<'t> {
             if !self.singles(board) {
                 return false;
             }
-            match self.locked_candidates(board) {
+            // Following locked candidates as they appear (`locking`), singles leave none to find:
+            // every value's places start full and each step into a group is queued and followed.
+            let found = if self.locking {
+                debug_assert_eq!(self.locked_candidates(board), Some(false));
+                Some(false)
+            } else {
+                self.locked_candidates(board)
+            };
+            match found {
                 None => return false,
                 // A full board (the usual end on easy puzzles) has no subset left to find.
                 Some(false) if !self.matching || board.is_full() => return true,
