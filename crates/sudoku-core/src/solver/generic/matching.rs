@@ -127,7 +127,12 @@ pub(super) fn permutation(
 }
 
 /// Kuhn's augmenting path from item `i`, over options not yet `visited`.
-fn augment(i: usize, adj: &[Mask], mate: &mut [u8; Shape::MAX_SIDE], visited: &mut Mask) -> bool {
+pub(super) fn augment(
+    i: usize,
+    adj: &[Mask],
+    mate: &mut [u8; Shape::MAX_SIDE],
+    visited: &mut Mask,
+) -> bool {
     let mut bits = adj[i] & !*visited;
     while bits != 0 {
         let j = bits.trailing_zeros() as usize;

@@ -93,7 +93,9 @@ impl Probe {
             self.stale = false;
         }
         propagator.reset();
-        let alive = propagator.place(trial, cell, bit) && propagator.singles(trial);
+        let alive = propagator.place(trial, cell, bit)
+            && propagator.singles(trial)
+            && (!propagator.probe_matching || propagator.probe_matchings(trial, board));
         self.seen[literal] = self.version;
         let start = self.log.len();
         // What the probe changed, read off the candidates (one vectorised comparison) and put back
