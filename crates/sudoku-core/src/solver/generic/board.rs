@@ -275,9 +275,19 @@ impl<'t> Propagator<'t> {
             if let Some(cell) = self.naked.pop() {
                 let cell = usize::from(cell);
                 let bit = board.cand[cell] & self.all;
-                for &peer in self.tables.peers(cell) {
-                    if !self.eliminate(board, usize::from(peer), bit) {
-                        return false;
+                // Only the peers still holding the value: its places in the cell's three units
+                // (a few cells, not every peer).
+                let tables = self.tables;
+                let v = bit.trailing_zeros() as usize;
+                for &(unit, at) in &tables.homes[cell] {
+                    let cells = tables.unit(usize::from(unit));
+                    let mut holders = board.places[usize::from(unit) * self.side + v] & !(1 << at);
+                    while holders != 0 {
+                        let i = holders.trailing_zeros() as usize;
+                        holders &= holders - 1;
+                        if !self.eliminate(board, usize::from(cells[i]), bit) {
+                            return false;
+                        }
                     }
                 }
             } else if let Some(slot) = self.hidden.pop() {

@@ -1,4 +1,4 @@
-//! The geometry of one shape, built once and shared by every search: each cell's peers, each unit's
+//! The geometry of one shape, built once and shared by every search: each unit's
 //! cells, and where each cell sits in its three units.
 
 use std::sync::OnceLock;
@@ -8,9 +8,6 @@ use crate::grid::Shape;
 /// The cells that share a row, column or box, per shape.
 pub(super) struct Tables {
     pub(super) shape: Shape,
-    /// Every cell's peers, `peer_count` a cell.
-    peers: Vec<u16>,
-    peer_count: usize,
     /// Every unit's cells, `side` a unit: the rows, then the columns, then the boxes.
     pub(super) units: Vec<u16>,
     /// Per cell, its row, column and box, each as `(unit, position of the cell in that unit)`.
@@ -53,21 +50,6 @@ impl Tables {
                 }
             }
         }
-        let peer_count = 3 * (side - 1) - (shape.box_rows() - 1) - (shape.box_cols() - 1);
-        let mut peers = Vec::with_capacity(shape.cells() * peer_count);
-        for index in 0..shape.cells() {
-            let cell = shape.cell(index);
-            let start = peers.len();
-            for other in 0..shape.cells() {
-                let c = shape.cell(other);
-                let shares =
-                    c.row == cell.row || c.col == cell.col || shape.box_of(c) == shape.box_of(cell);
-                if other != index && shares {
-                    peers.push(other as u16);
-                }
-            }
-            debug_assert_eq!(peers.len() - start, peer_count);
-        }
         let (br, bc) = (shape.box_rows(), shape.box_cols());
         let group = |same: &dyn Fn(usize) -> usize, i: usize| {
             (0..side)
@@ -83,16 +65,9 @@ impl Tables {
         Tables {
             groups,
             shape,
-            peers,
-            peer_count,
             units,
             homes,
         }
-    }
-
-    /// The cells that share a unit with `cell`.
-    pub(super) fn peers(&self, cell: usize) -> &[u16] {
-        &self.peers[cell * self.peer_count..][..self.peer_count]
     }
 
     /// The cells of `unit`.
