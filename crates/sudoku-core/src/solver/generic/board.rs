@@ -275,9 +275,18 @@ impl<'t> Propagator<'t> {
             if let Some(cell) = self.naked.pop() {
                 let cell = usize::from(cell);
                 let bit = board.cand[cell] & self.all;
+                let tables = self.tables;
+                let peers = tables.peers(cell);
+                if !peers.is_empty() {
+                    for &peer in peers {
+                        if !self.eliminate(board, usize::from(peer), bit) {
+                            return false;
+                        }
+                    }
+                    continue;
+                }
                 // Only the peers still holding the value: its places in the cell's three units
                 // (a few cells, not every peer).
-                let tables = self.tables;
                 let v = bit.trailing_zeros() as usize;
                 for &(unit, at) in &tables.homes[cell] {
                     let cells = tables.unit(usize::from(unit));
