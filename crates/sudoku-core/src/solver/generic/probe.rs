@@ -33,9 +33,9 @@ pub(super) struct Probe {
     len: Vec<u32>,
     /// What surviving probes removed on this version: `(cell, candidates gone)`, a run per probe.
     log: Vec<(u32, Mask)>,
-    /// The board each probe runs on: a copy of the node's board, put back after every probe by
-    /// restoring only the cells it changed (and their places), not copying the whole board (10 KB
-    /// on 25x25, most of it unchanged by any one probe).
+    /// The board each probe runs on: one copy of the node's board, put back after every probe. A
+    /// probe's result is kept as its run of `log`, not as a board of its own, so every probe
+    /// writes the same 10 KB (on 25x25), which stay in cache.
     trial: Option<Board>,
     /// Whether `trial` has fallen behind the node's board (which changed since it was copied).
     stale: bool,
@@ -98,8 +98,6 @@ impl Probe {
             && (!propagator.probe_matching || propagator.probe_matchings(trial, board));
         self.seen[literal] = self.version;
         let start = self.log.len();
-        // What the probe changed, read off the candidates (one vectorised comparison) and put back
-        // with the places of the values gone, so `trial` equals `board` again.
         let all = propagator.all;
         if alive {
             // What the probe removed, read off the candidates eight cells at a time (a probe
