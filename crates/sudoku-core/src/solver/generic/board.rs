@@ -8,7 +8,7 @@
 //! whose places in a unit come to fit in one line of a box (or one box of a line) is noticed the
 //! same way and followed up at once (locked candidates inside every probe).
 
-use super::matching::{augment, permutation};
+use super::matching::{NONE, filter_fast, permutation};
 use super::tables::Tables;
 use super::{Mask, PLACED};
 use crate::grid::Shape;
@@ -358,58 +358,24 @@ impl<'t> Propagator<'t> {
     ///
     /// Run at nodes (inside probes too only where [`Propagator::probe_matching`] says so).
     fn matchings(&mut self, board: &mut Board) -> Option<bool> {
-        let side = self.side;
-        let tables = self.tables;
         self.changed = false;
-        let mut adj = [0 as Mask; Shape::MAX_SIDE];
-        let mut allowed;
         if self.mates.is_empty() {
             // Allocated on first use: searches that never match (small grids) never pay for it.
-            self.mates = vec![[u8::MAX; Shape::MAX_SIDE]; 3 * side];
+            self.mates = vec![[NONE; Shape::MAX_SIDE]; 3 * self.side];
         }
         // Only the units holding a cell changed since the board last passed with nothing to
         // remove: the others are as they were then, when every unit was found consistent.
         let touched = if self.certified.is_empty() {
-            u128::MAX >> (128 - 3 * side)
+            u128::MAX >> (128 - 3 * self.side)
         } else {
-            changed_units(&board.cand, &self.certified, tables)
+            changed_units(&board.cand, &self.certified, self.tables)
         };
-        let mut units = touched;
-        while units != 0 {
-            let unit = units.trailing_zeros() as usize;
-            units &= units - 1;
-            let cells = tables.unit(unit);
-            let (mut open, mut values): (Mask, Mask) = (0, 0);
-            for (i, (a, &cell)) in adj.iter_mut().zip(cells).enumerate() {
-                let mask = board.cand[usize::from(cell)];
-                *a = mask & self.all;
-                if mask & PLACED == 0 {
-                    open |= 1 << i;
-                    values |= *a;
-                }
-            }
-            // The last matching repaired and the components found by searches when that settles
-            // it (nearly always), else the full filter.
-            allowed = adj;
-            let places = &board.places[unit * side..][..side];
-            if filter_fast(
-                &adj,
-                open,
-                values,
-                &mut self.mates[unit],
-                places,
-                &mut allowed,
-            )
-            .is_none()
-                && !permutation(&adj[..side], &mut self.mates[unit], &mut allowed[..side])
-            {
+        for unit in unit_bits(touched) {
+            let mut mate = self.mates[unit];
+            let consistent = self.filter_unit(board, unit, &mut mate);
+            self.mates[unit] = mate;
+            if !consistent {
                 return None;
-            }
-            for i in 0..side {
-                let gone = adj[i] & !allowed[i];
-                if gone != 0 && !self.eliminate(board, usize::from(cells[i]), gone) {
-                    return None;
-                }
             }
         }
         if !self.changed {
@@ -421,70 +387,24 @@ impl<'t> Propagator<'t> {
 
     /// All-different by matching inside a probe: on the units holding a cell the probe changed (its
     /// `board` against the node's `reference`; then, round after round, against the round before),
-    /// then singles, until nothing more goes. False on a contradiction.
-    ///
-    /// Most units have nothing to give (about 97 % on Gecode's 25x25), so a unit is first tested
-    /// cheaply: when the node's matching of it still holds and its open cells are still strongly
-    /// connected through it ([`strongly_connected`]), every option is in some perfect matching and
-    /// the unit is skipped; only the rest get the full filter.
+    /// then singles, until nothing more goes. Each unit starts from the node's matching of it,
+    /// which the probe leaves as it was. False on a contradiction.
     pub(super) fn probe_matchings(&mut self, board: &mut Board, reference: &Board) -> bool {
-        let side = self.side;
-        let tables = self.tables;
-        let mut adj = [0 as Mask; Shape::MAX_SIDE];
-        let mut allowed;
         let mut before = std::mem::take(&mut self.before);
         before.clear();
         before.extend_from_slice(&reference.cand);
         let alive = 'rounds: loop {
-            let mut touched: u128 = 0;
-            for (cell, (&t, b)) in board.cand.iter().zip(before.iter_mut()).enumerate() {
-                if t != *b {
-                    *b = t;
-                    for &(unit, _) in &tables.homes[cell] {
-                        touched |= 1 << unit;
-                    }
-                }
-            }
+            let touched = changed_units(&board.cand, &before, self.tables);
+            before.copy_from_slice(&board.cand);
             self.changed = false;
-            while touched != 0 {
-                let unit = touched.trailing_zeros() as usize;
-                touched &= touched - 1;
-                let cells = tables.unit(unit);
-                let mut open: Mask = 0;
-                let mut values: Mask = 0;
-                for (i, (a, &cell)) in adj.iter_mut().zip(cells).enumerate() {
-                    let mask = board.cand[usize::from(cell)];
-                    *a = mask & self.all;
-                    if mask & PLACED == 0 {
-                        open |= 1 << i;
-                        values |= *a;
-                    }
-                }
-                // Fewer than four open cells hold no subset a pair or a single would not show.
-                if open & open.wrapping_sub(1) == 0 {
-                    continue;
-                }
+            for unit in unit_bits(touched) {
                 let mut mate = self
                     .mates
                     .get(unit)
                     .copied()
-                    .unwrap_or([u8::MAX; Shape::MAX_SIDE]);
-                let places = &board.places[unit * side..][..side];
-                allowed = adj;
-                match filter_fast(&adj, open, values, &mut mate, places, &mut allowed) {
-                    Some(false) => continue,
-                    Some(true) => {}
-                    None => {
-                        if !permutation(&adj[..side], &mut mate, &mut allowed[..side]) {
-                            break 'rounds false;
-                        }
-                    }
-                }
-                for i in 0..side {
-                    let gone = adj[i] & !allowed[i];
-                    if gone != 0 && !self.eliminate(board, usize::from(cells[i]), gone) {
-                        break 'rounds false;
-                    }
+                    .unwrap_or([NONE; Shape::MAX_SIDE]);
+                if !self.filter_unit(board, unit, &mut mate) {
+                    break 'rounds false;
                 }
             }
             if !self.changed {
@@ -496,6 +416,51 @@ impl<'t> Propagator<'t> {
         };
         self.before = before;
         alive
+    }
+
+    /// Filters one unit by matching, starting from `mate` (its values' positions in the last
+    /// matching, updated here): the fast filter (the matching repaired, components found by
+    /// searches) when that settles it, nearly always, else the full one. False on a contradiction.
+    fn filter_unit(
+        &mut self,
+        board: &mut Board,
+        unit: usize,
+        mate: &mut [u8; Shape::MAX_SIDE],
+    ) -> bool {
+        let side = self.side;
+        let cells = self.tables.unit(unit);
+        let mut adj = [0 as Mask; Shape::MAX_SIDE];
+        let (mut open, mut values): (Mask, Mask) = (0, 0);
+        for (i, (a, &cell)) in adj.iter_mut().zip(cells).enumerate() {
+            let mask = board.cand[usize::from(cell)];
+            *a = mask & self.all;
+            if mask & PLACED == 0 {
+                open |= 1 << i;
+                values |= *a;
+            }
+        }
+        // One open cell or none: singles have settled the unit already.
+        if open & open.wrapping_sub(1) == 0 {
+            return true;
+        }
+        let mut allowed = adj;
+        let places = &board.places[unit * side..][..side];
+        match filter_fast(&adj, open, values, mate, places, &mut allowed) {
+            Some(false) => return true,
+            Some(true) => {}
+            None => {
+                if !permutation(&adj[..side], mate, &mut allowed[..side]) {
+                    return false;
+                }
+            }
+        }
+        for i in 0..side {
+            let gone = adj[i] & !allowed[i];
+            if gone != 0 && !self.eliminate(board, usize::from(cells[i]), gone) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Locked candidates, where a box meets a row or a column: a value that in the box can only be in
@@ -592,150 +557,52 @@ impl<'t> Propagator<'t> {
     }
 }
 
-/// Whether the open cells `open` of a unit (candidates `adj`, open values `values`, each value's
-/// positions `places`) are matched by `mate` (per value, its position; repaired here from the node's)
-/// and strongly connected
-/// through it: from one open cell, following a candidate to the cell it is matched to reaches every
-/// open cell, and so does following back. Then every candidate of theirs lies on an alternating
-/// cycle, so in some perfect matching, and matching has nothing to remove. False when unsure.
-///
-/// Costs two searches over at most 25 cells (a few hundred instructions), against building the
-/// whole alternating graph for the full filter.
-pub(super) fn filter_fast(
-    adj: &[Mask; Shape::MAX_SIDE],
-    open: Mask,
-    values: Mask,
-    mate: &mut [u8; Shape::MAX_SIDE],
-    places: &[Mask],
-    allowed: &mut [Mask; Shape::MAX_SIDE],
-) -> Option<bool> {
-    // The node's matching, kept where it still holds (each open value matched to an open cell
-    // that keeps it, one each) and completed by augmenting paths.
-    let mut hit: Mask = 0;
-    let mut bits = values;
-    while bits != 0 {
-        let j = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let i = usize::from(mate[j]);
-        if i >= Shape::MAX_SIDE || open & 1 << i == 0 || adj[i] & 1 << j == 0 || hit & 1 << i != 0 {
-            mate[j] = u8::MAX;
-        } else {
-            hit |= 1 << i;
+/// The units (bit `unit`) holding a cell whose candidates differ between `now` and `then`.
+fn changed_units(now: &[Mask], then: &[Mask], tables: &Tables) -> u128 {
+    let mut touched: u128 = 0;
+    for_each_change(now, then, |cell, _, _| {
+        for &(unit, _) in &tables.homes[cell] {
+            touched |= 1 << unit;
         }
-    }
-    let mut loose = open & !hit;
-    while loose != 0 {
-        let i = loose.trailing_zeros() as usize;
-        loose &= loose - 1;
-        let mut visited = 0;
-        if !augment(i, adj, mate, &mut visited) {
-            return None;
-        }
-    }
-    let mut value_of = [0u8; Shape::MAX_SIDE];
-    let mut bits = values;
-    let mut matched: Mask = 0;
-    while bits != 0 {
-        let j = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let i = usize::from(mate[j]);
-        if i >= Shape::MAX_SIDE || open & 1 << i == 0 {
-            return None;
-        }
-        matched |= 1 << i;
-        value_of[i] = j as u8;
-    }
-    if matched != open {
-        return None;
-    }
-    // Strongly connected components, one at a time: the cells a pivot reaches forwards and is
-    // reached from backwards. A candidate stays when its matched cell lies in the same component.
-    let mut left = open;
-    let mut pruned = false;
-    while left != 0 {
-        let start = left & left.wrapping_neg();
-        // Forwards: a cell reaches the cells its candidates are matched to.
-        let (mut ahead, mut frontier, mut taken) = (start, start, 0 as Mask);
-        while frontier != 0 {
-            let mut options = 0;
-            while frontier != 0 {
-                let i = frontier.trailing_zeros() as usize;
-                frontier &= frontier - 1;
-                options |= adj[i];
-            }
-            let mut fresh = options & !taken;
-            taken |= fresh;
-            let mut next = 0;
-            while fresh != 0 {
-                let j = fresh.trailing_zeros() as usize;
-                fresh &= fresh - 1;
-                next |= 1 << mate[j];
-            }
-            frontier = next & !ahead;
-            ahead |= next;
-        }
-        // Backwards: a cell is reached from the cells that hold its matched value.
-        let (mut behind, mut frontier) = (start, start);
-        while frontier != 0 {
-            let mut next = 0;
-            while frontier != 0 {
-                let i = frontier.trailing_zeros() as usize;
-                frontier &= frontier - 1;
-                next |= places[usize::from(value_of[i])];
-            }
-            next &= open;
-            frontier = next & !behind;
-            behind |= next;
-        }
-        let component = ahead & behind;
-        if component == open {
-            break;
-        }
-        left &= !component;
-        let mut own: Mask = 0;
-        let mut items = component;
-        while items != 0 {
-            let i = items.trailing_zeros() as usize;
-            items &= items - 1;
-            own |= 1 << value_of[i];
-        }
-        let mut items = component;
-        while items != 0 {
-            let i = items.trailing_zeros() as usize;
-            items &= items - 1;
-            allowed[i] = adj[i] & own;
-            pruned |= allowed[i] != adj[i];
-        }
-    }
-    Some(pruned)
+    });
+    touched
 }
 
-/// The units (bit `unit`) holding a cell whose candidates differ between `now` and `then`; the
-/// boards are compared eight cells at a time, as few cells differ.
-fn changed_units(now: &[Mask], then: &[Mask], tables: &Tables) -> u128 {
+/// The units of `set`, lowest first.
+fn unit_bits(mut set: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let unit = set.trailing_zeros() as usize;
+            set &= set - 1;
+            unit
+        })
+    })
+}
+
+/// Calls `changed(cell, now, then)` for every cell whose candidates differ between the boards'
+/// `now` and `then`, in order. The boards are compared eight cells at a time: one seen shortly
+/// before differs in a few dozen to a few hundred cells of 625.
+#[inline]
+pub(super) fn for_each_change(
+    now: &[Mask],
+    then: &[Mask],
+    mut changed: impl FnMut(usize, Mask, Mask),
+) {
     const CHUNK: usize = 8;
-    let mut touched: u128 = 0;
-    for (chunk, (a, b)) in now.chunks(CHUNK).zip(then.chunks(CHUNK)).enumerate() {
-        let differ = if let (Ok(a), Ok(b)) =
-            (<&[Mask; CHUNK]>::try_from(a), <&[Mask; CHUNK]>::try_from(b))
-        {
-            let mut d = 0;
+    let ((a, _), (b, _)) = (now.as_chunks::<CHUNK>(), then.as_chunks::<CHUNK>());
+    let whole = a.len().min(b.len()) * CHUNK;
+    for (chunk, (a, b)) in a.iter().zip(b).enumerate() {
+        if a != b {
             for k in 0..CHUNK {
-                d |= a[k] ^ b[k];
-            }
-            d != 0
-        } else {
-            a != b
-        };
-        if differ {
-            for (k, (x, y)) in a.iter().zip(b).enumerate() {
-                if x != y {
-                    for &(unit, _) in &tables.homes[chunk * CHUNK + k] {
-                        touched |= 1 << unit;
-                    }
+                if a[k] != b[k] {
+                    changed(chunk * CHUNK + k, a[k], b[k]);
                 }
             }
         }
     }
-    touched
+    for cell in whole..now.len().min(then.len()) {
+        if now[cell] != then[cell] {
+            changed(cell, now[cell], then[cell]);
+        }
+    }
 }

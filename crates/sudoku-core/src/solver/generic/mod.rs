@@ -3,8 +3,8 @@
 //! (on grids large enough to pay for it) all-different reasoning by matching on every unit (every
 //! naked and hidden subset) and failed-literal probing on every two-way choice. Only then a
 //! guess, on the two-way choice whose probes narrowed the board the most, or else on the fewest
-//! alternatives. The state is flat arrays of masks, so a guess or a probe is a cheap copy rather than
-//! an undo log.
+//! alternatives. The state is flat arrays of masks, so a guess is a cheap copy rather than an undo
+//! log, and a probe runs on one scratch copy and keeps only the list of what it removed.
 
 mod board;
 mod branch;

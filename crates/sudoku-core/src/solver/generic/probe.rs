@@ -2,7 +2,7 @@
 //! is placed on a copy and propagated; a side that fails is ruled out, both failing is a
 //! contradiction, and what both sides agree on (a candidate that neither keeps) is removed.
 
-use super::board::{Board, Propagator};
+use super::board::{Board, Propagator, for_each_change};
 use super::branch::{Choice, binary_choices};
 use super::tables::Tables;
 use super::{Limiter, Mask};
@@ -100,31 +100,11 @@ impl Probe {
         let start = self.log.len();
         let all = propagator.all;
         if alive {
-            // What the probe removed, read off the candidates eight cells at a time (a probe
-            // changes a few dozen to a few hundred cells of 625).
-            const CHUNK: usize = 8;
-            let (t, b) = (&trial.cand[..], &board.cand[..]);
-            let whole = t.len() / CHUNK * CHUNK;
-            for from in (0..whole).step_by(CHUNK) {
-                let t: &[Mask; CHUNK] = t[from..from + CHUNK].try_into().unwrap_or(&[0; CHUNK]);
-                let b: &[Mask; CHUNK] = b[from..from + CHUNK].try_into().unwrap_or(&[0; CHUNK]);
-                let mut differ = 0;
-                for k in 0..CHUNK {
-                    differ |= t[k] ^ b[k];
-                }
-                if differ != 0 {
-                    for k in 0..CHUNK {
-                        if t[k] != b[k] {
-                            self.log.push(((from + k) as u32, b[k] & all & !t[k]));
-                        }
-                    }
-                }
-            }
-            for at in whole..t.len() {
-                if t[at] != b[at] {
-                    self.log.push((at as u32, b[at] & all & !t[at]));
-                }
-            }
+            // What the probe removed: its run of the log.
+            let log = &mut self.log;
+            for_each_change(&trial.cand, &board.cand, |cell, now, then| {
+                log.push((cell as u32, then & all & !now));
+            });
         }
         // Put back: one copy of a board that stays in cache, not a fresh one per probe.
         trial.copy_from(board);

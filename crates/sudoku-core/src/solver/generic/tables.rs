@@ -1,6 +1,5 @@
 //! The geometry of one shape, built once and shared by every search: each cell's peers (small
-//! shapes), each unit's
-//! cells, and where each cell sits in its three units.
+//! shapes), each unit's cells, and where each cell sits in its three units.
 
 use std::sync::OnceLock;
 
@@ -15,8 +14,7 @@ pub(super) const PEER_LIST_MAX_SIDE: usize = 9;
 /// The cells that share a row, column or box, per shape.
 pub(super) struct Tables {
     pub(super) shape: Shape,
-    /// Every cell's peers, `peer_count` a cell; only below [`PEER_LIST_MAX_SIDE`] + 1 (see there),
-    /// empty above.
+    /// Every cell's peers, `peer_count` a cell; empty above [`PEER_LIST_MAX_SIDE`] (see there).
     peers: Vec<u16>,
     peer_count: usize,
     /// Every unit's cells, `side` a unit: the rows, then the columns, then the boxes.

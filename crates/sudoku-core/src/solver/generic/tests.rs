@@ -148,13 +148,7 @@ fn matching_keeps_exactly_the_options_of_some_perfect_matching() {
         }
     }
 
-    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
     let (mut pruned, mut impossible) = (0, 0);
     for round in 0..20_000 {
         let n = 1 + round % 7;
@@ -168,7 +162,7 @@ fn matching_keeps_exactly_the_options_of_some_perfect_matching() {
                 m |= next() as Mask;
             }
             m &= full;
-            if next() % 3 == 0 {
+            if next().is_multiple_of(3) {
                 m &= m >> 1 | 1;
             }
             adj.push(m);
@@ -177,7 +171,7 @@ fn matching_keeps_exactly_the_options_of_some_perfect_matching() {
         brute(&adj, 0, 0, &mut Vec::new(), &mut expected);
         let mut mate = [u8::MAX; Shape::MAX_SIDE];
         for m in &mut mate[..n] {
-            if next() % 2 == 0 {
+            if next().is_multiple_of(2) {
                 *m = (next() % n as u64) as u8;
             }
         }
@@ -198,7 +192,7 @@ fn matching_keeps_exactly_the_options_of_some_perfect_matching() {
     );
 }
 
-/// The probes' fast all-different filter (`board::filter_fast`: the node's matching repaired, then
+/// The probes' fast all-different filter (`matching::filter_fast`: the node's matching repaired, then
 /// components found by two searches each) against the full filter, itself held to brute force
 /// above: on random units of 4 to 25 cells, some decided, with stale matchings to start from,
 /// whenever the fast filter answers it keeps exactly the options the full filter keeps, and it never
@@ -206,17 +200,10 @@ fn matching_keeps_exactly_the_options_of_some_perfect_matching() {
 #[test]
 fn fast_matching_filter_agrees_with_the_full_filter() {
     use super::Mask;
-    use super::board::filter_fast;
-    use super::matching::permutation;
+    use super::matching::{filter_fast, permutation};
     use crate::grid::Shape;
 
-    let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     let (mut pruned, mut kept, mut unsure) = (0, 0, 0);
     for round in 0..20_000 {
         let n = 4 + round % 22;
@@ -226,7 +213,7 @@ fn fast_matching_filter_agrees_with_the_full_filter() {
             solution.swap(i, (next() % (i as u64 + 1)) as usize);
         }
         let decided: Mask = (0..n)
-            .filter(|_| next() % 4 == 0)
+            .filter(|_| next().is_multiple_of(4))
             .fold(0, |m, i| m | 1 << i);
         let taken: Mask = (0..n)
             .filter(|&i| decided & 1 << i != 0)
@@ -245,7 +232,7 @@ fn fast_matching_filter_agrees_with_the_full_filter() {
             }
             m &= free;
             // Sometimes the solution's value goes: often no perfect matching is left.
-            if next() % 8 == 0 {
+            if next().is_multiple_of(8) {
                 m &= !(1 << solution[i]);
             }
             if m.count_ones() < 2 {
@@ -273,7 +260,7 @@ fn fast_matching_filter_agrees_with_the_full_filter() {
         }
         let mut stale = [u8::MAX; Shape::MAX_SIDE];
         for m in &mut stale[..n] {
-            if next() % 3 != 0 {
+            if !next().is_multiple_of(3) {
                 *m = (next() % n as u64) as u8;
             }
         }
@@ -302,4 +289,14 @@ fn fast_matching_filter_agrees_with_the_full_filter() {
         pruned > 100 && kept > 100 && unsure > 100,
         "{pruned} pruned, {kept} kept, {unsure} unsure"
     );
+}
+
+/// A small seeded generator (xorshift64) for the random graphs above: the same cases every run.
+fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
 }
