@@ -50,6 +50,8 @@ pub struct Metrics {
     cut_off: Family<ReasonLabels, Counter>,
     in_flight: Gauge,
     batch_items: Gauge,
+    set_aside: Counter,
+    aside: Gauge,
     solve_time: Histogram,
 }
 
@@ -71,6 +73,8 @@ impl Metrics {
         let cut_off = Family::<ReasonLabels, Counter>::default();
         let in_flight = Gauge::default();
         let batch_items = Gauge::default();
+        let set_aside = Counter::default();
+        let aside = Gauge::default();
         let solve_time = latency_histogram();
         registry.register(
             "rpc_requests",
@@ -99,6 +103,16 @@ impl Metrics {
             batch_items.clone(),
         );
         registry.register(
+            "solves_set_aside",
+            "Long jobs moved off the solver workers so that the work waiting behind them is served",
+            set_aside.clone(),
+        );
+        registry.register(
+            "solves_aside",
+            "Jobs set aside and still running, each on a thread of its own at the lowest priority",
+            aside.clone(),
+        );
+        registry.register(
             "solve_time_seconds",
             "Solver time per puzzle",
             solve_time.clone(),
@@ -111,6 +125,8 @@ impl Metrics {
             cut_off,
             in_flight,
             batch_items,
+            set_aside,
+            aside,
             solve_time,
         }
     }
@@ -151,6 +167,17 @@ impl Metrics {
     /// Records the solver time of one puzzle.
     pub fn solve_time(&self, elapsed: Duration) {
         self.solve_time.observe(elapsed.as_secs_f64());
+    }
+
+    /// Counts a job the solver pool set aside, running until [`Metrics::aside_done`].
+    pub fn set_aside(&self) {
+        self.set_aside.inc();
+        self.aside.inc();
+    }
+
+    /// A job set aside has ended.
+    pub fn aside_done(&self) {
+        self.aside.dec();
     }
 
     /// Counts a puzzle as in flight until the returned guard is dropped.

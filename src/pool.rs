@@ -11,6 +11,10 @@
 //!   A client that stops reading stops its stream from reading; its lane runs dry and holds nothing.
 //! - A request that goes away, or whose deadline fires, raises its [`Stop`]: its queued work is
 //!   dropped unsolved and the solve in hand stops within microseconds (the solver polls the flag).
+//! - A job that keeps its worker for a [`aside::SLICE`] while other work waits is set aside:
+//!   it finishes on its own thread at the lowest priority, and a fresh worker takes its place.
+
+mod aside;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
@@ -22,6 +26,7 @@ use tokio::sync::mpsc;
 use crate::metrics::Metrics;
 use crate::proto::{SolveBatchRequest, SolveBatchResponse};
 use crate::service::{Job, SolveError};
+use aside::Slot;
 
 /// The most items of one stream a worker takes in one turn: enough to spread the scheduling cost
 /// (the lock, the answers' hand-over, the wake-up of the stream's task, each a few microseconds)
@@ -169,6 +174,14 @@ struct State {
     /// Workers waiting for work on the condvar: only then does new work need a wake-up, which is a
     /// system call whether or not anyone waits.
     idle: usize,
+    /// Worker threads, started or starting, not counting those whose job was set aside.
+    workers: usize,
+    /// The workers' slots, for the watchdog to see how long their jobs have run.
+    slots: Vec<Arc<Slot>>,
+    /// Threads finishing a job set aside.
+    aside: usize,
+    /// Whether the watchdog sleeps until it is woken (rather than until a job's slice ends).
+    watch_asleep: bool,
 }
 
 #[derive(Debug)]
@@ -176,6 +189,14 @@ struct Shared {
     state: Mutex<State>,
     /// Signalled when work arrives or the pool closes.
     work: Condvar,
+    /// Signalled for the watchdog when work waits with no worker idle, or the pool closes.
+    watch: Condvar,
+    /// The number of workers the pool keeps.
+    threads: usize,
+    /// Workers started so far, to name the next.
+    started: AtomicUsize,
+    /// Where job start times count from.
+    epoch: Instant,
     /// Unary calls waiting in the queue, readable without the lock between two puzzles of a chunk.
     unary_waiting: AtomicUsize,
     max_queued_unary: usize,
@@ -192,8 +213,15 @@ impl Pool {
     /// Starts `threads` workers; at most `max_queued_unary` unary calls may wait for one.
     pub fn new(threads: usize, max_queued_unary: usize, metrics: Metrics) -> std::io::Result<Pool> {
         let shared = Arc::new(Shared {
-            state: Mutex::default(),
+            state: Mutex::new(State {
+                workers: threads,
+                ..State::default()
+            }),
             work: Condvar::new(),
+            watch: Condvar::new(),
+            threads,
+            started: AtomicUsize::new(0),
+            epoch: Instant::now(),
             unary_waiting: AtomicUsize::new(0),
             max_queued_unary,
             metrics,
@@ -201,12 +229,15 @@ impl Pool {
         let pool = Pool {
             shared: shared.clone(),
         };
-        for n in 0..threads {
-            let shared = shared.clone();
-            // On an error the pool is dropped here, which stops the workers already started.
+        // On an error the pool is dropped here, which stops the threads already started.
+        for _ in 0..threads {
+            shared.spawn_worker()?;
+        }
+        if threads > 0 {
+            let watchdog = shared.clone();
             std::thread::Builder::new()
-                .name(format!("solver-{n}"))
-                .spawn(move || shared.work())?;
+                .name("solver-watch".into())
+                .spawn(move || watchdog.watch())?;
         }
         Ok(pool)
     }
@@ -252,6 +283,7 @@ impl Drop for Pool {
     fn drop(&mut self) {
         self.shared.lock().closed = true;
         self.shared.work.notify_all();
+        self.shared.watch.notify_all();
     }
 }
 
@@ -303,18 +335,34 @@ impl Shared {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Lets go of the state and wakes one idle worker for the work just queued, if one is idle.
-    fn wake_one(&self, state: MutexGuard<'_, State>) {
+    /// Lets go of the state and wakes one idle worker for the work just queued, if one is idle;
+    /// else the watchdog, if it sleeps, to see whether a long job keeps the work waiting.
+    fn wake_one(&self, mut state: MutexGuard<'_, State>) {
         let idle = state.idle > 0;
+        let watch = !idle && std::mem::take(&mut state.watch_asleep);
         drop(state);
         if idle {
             self.work.notify_one();
+        } else if watch {
+            self.watch.notify_one();
         }
     }
 
-    /// A worker's life: take work, do it, until the pool closes.
+    /// Starts one more worker thread.
+    fn spawn_worker(self: &Arc<Self>) -> std::io::Result<()> {
+        let n = self.started.fetch_add(1, Ordering::Relaxed);
+        let shared = self.clone();
+        std::thread::Builder::new()
+            .name(format!("solver-{n}"))
+            .spawn(move || shared.work())?;
+        Ok(())
+    }
+
+    /// A worker's life: take work, do it, until the pool closes or its job is set aside.
     fn work(&self) {
-        while let Some(task) = self.next_task() {
+        let slot = Arc::new(Slot::of_this_thread());
+        self.lock().slots.push(slot.clone());
+        while let Some(task) = self.next_task(&slot) {
             match task {
                 Task::Unary(job) => self.run_unary(job),
                 Task::Chunk {
@@ -324,11 +372,19 @@ impl Shared {
                     answers,
                 } => self.run_chunk(lane, items, &stop, &answers),
             }
+            if slot.end() {
+                // Set aside: a fresh worker has this one's place.
+                self.lock().aside -= 1;
+                self.metrics.aside_done();
+                return;
+            }
         }
     }
 
-    /// Waits for work: a unary job if any waits, else a chunk of the next lane in the ring.
-    fn next_task(&self) -> Option<Task> {
+    /// Waits for work: a unary job if any waits, else a chunk of the next lane in the ring. The
+    /// job begins on the worker's `slot` before the lock is let go, so the watchdog never sees a
+    /// worker busy without its job.
+    fn next_task(&self, slot: &Slot) -> Option<Task> {
         let mut state = self.lock();
         loop {
             if state.closed {
@@ -342,6 +398,7 @@ impl Shared {
                 None => state.take_chunk(),
             };
             if let Some(task) = task {
+                slot.begin(self.epoch.elapsed());
                 // More work waits: let another worker take it.
                 if !state.unary.is_empty() || !state.ring.is_empty() {
                     self.wake_one(state);
@@ -522,6 +579,74 @@ mod tests {
         .take(3)
         .collect();
         assert_eq!(lanes, [(0, CHUNK_ITEMS), (1, 3), (0, CHUNK_ITEMS)]);
+    }
+
+    /// A unary job that runs until `release` says, and then says it ended on `ended`.
+    fn held_job(
+        release: std::sync::mpsc::Receiver<()>,
+        ended: std::sync::mpsc::Sender<&'static str>,
+    ) -> UnaryJob {
+        UnaryJob {
+            ticket: Arc::default(),
+            work: Box::new(move |_: &AtomicBool| {
+                let _ = release.recv();
+                let _ = ended.send("long");
+                true
+            }),
+        }
+    }
+
+    #[test]
+    fn a_long_job_steps_aside_for_the_work_behind_it() {
+        use std::sync::mpsc::channel;
+        const LONG: usize = 3;
+        let metrics = Metrics::new();
+        let pool = Pool::new(1, 16, metrics.clone()).unwrap();
+        let (done, finished) = channel();
+        // More long jobs than workers, each holding its thread until released.
+        let mut releases = Vec::new();
+        for _ in 0..LONG {
+            let (release, held) = channel();
+            releases.push(release);
+            pool.submit_unary(held_job(held, done.clone())).unwrap();
+        }
+        let short = done.clone();
+        pool.submit_unary(UnaryJob {
+            ticket: Arc::default(),
+            work: Box::new(move |_: &AtomicBool| short.send("short").is_ok()),
+        })
+        .unwrap();
+        // Without setting aside, the one worker would hold the first long job for ever.
+        let first = finished.recv_timeout(Duration::from_secs(60));
+        assert_eq!(
+            first,
+            Ok("short"),
+            "the short job behind the long ones never ran"
+        );
+        let text = metrics.render();
+        assert!(
+            text.contains(&format!("sudoku_solves_set_aside_total {LONG}")),
+            "{text}"
+        );
+        for release in releases {
+            release.send(()).unwrap();
+        }
+        for _ in 0..LONG {
+            assert_eq!(finished.recv_timeout(Duration::from_secs(60)), Ok("long"));
+        }
+        // Each thread set aside ends after its job; one worker is left, as the pool was made.
+        let ended = Instant::now() + Duration::from_secs(60);
+        loop {
+            let state = pool.shared.lock();
+            if state.aside == 0 {
+                assert_eq!((state.workers, state.slots.len()), (1, 1));
+                break;
+            }
+            drop(state);
+            assert!(Instant::now() < ended, "the threads set aside never ended");
+            std::thread::yield_now();
+        }
+        assert!(metrics.render().contains("sudoku_solves_aside 0"));
     }
 
     #[test]

@@ -289,3 +289,61 @@ async fn a_cancelled_unary_call_is_counted_and_stops_its_solve() {
     let text = server.metrics().await;
     assert!(!text.contains("VERDICT_UNSPECIFIED"), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_solves_step_aside_for_the_calls_behind_them() {
+    const SET_ASIDE: &str = "sudoku_solves_set_aside_total";
+    const LONG: usize = 2 * WORKERS;
+    let server = TestServer::start_with(|c| c.max_concurrent_solves = WORKERS).await;
+    let hard = common::sample("gecode_25x25_hard.txt").remove(0);
+    // Twice as many long solves as workers, each allowed minutes of search.
+    let mut long = Vec::new();
+    for _ in 0..LONG {
+        let mut client = server.client().await;
+        let mut request = solve_request(&hard);
+        request.max_guesses = 100_000_000;
+        long.push(tokio::spawn(async move { client.solve(request).await }));
+    }
+    // Those on the workers were set aside for those behind them, so all four run.
+    wait_for_metric(&server, SOLVING, LONG as f64).await;
+    assert!(server.metric(SET_ASIDE).await >= WORKERS as f64);
+
+    // Both workers hold a long solve, yet every short call and stream is served.
+    let mut client = server.client().await;
+    for _ in 0..20 {
+        let answer = client.solve(solve_request(CLASSIC)).await.unwrap();
+        assert_eq!(answer.into_inner().solution, CLASSIC_SOLUTION);
+    }
+    let puzzles: Vec<String> = hard_puzzles().into_iter().take(20).collect();
+    let requests: Vec<SolveBatchRequest> = puzzles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| batch_item(&i.to_string(), p))
+        .collect();
+    let mut answers = client
+        .solve_batch(tokio_stream::iter(requests))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut answered = 0;
+    while let Some(answer) = answers.message().await.unwrap() {
+        common::assert_solves(&puzzles[answer.index as usize], &answer.solution);
+        answered += 1;
+    }
+    assert_eq!(answered, puzzles.len());
+    // The first short call waited, so the two long solves on the workers were set aside too (and
+    // perhaps a chunk of the stream that ran past its slice while the next one waited).
+    assert!(server.metric(SET_ASIDE).await >= LONG as f64);
+    assert!(server.metric("sudoku_solves_aside").await >= LONG as f64);
+    assert!(
+        long.iter().all(|call| !call.is_finished()),
+        "a long solve ended"
+    );
+
+    // Their clients give up: the solves stop, and their threads end.
+    for call in long {
+        call.abort();
+    }
+    wait_for_metric(&server, SOLVING, 0.0).await;
+    wait_for_metric(&server, "sudoku_solves_aside", 0.0).await;
+}
