@@ -279,9 +279,10 @@ async fn load_batch_can_start_its_own_server() {
 }
 
 #[tokio::test]
-async fn load_mixed_probes_beside_streams_and_stalled_readers() {
+async fn load_mixed_probes_beside_streams_stalled_readers_and_long_solves() {
     let sample = common::sample_path("forum_hardest_1905_11plus_sample.txt");
     let probes = common::sample_path("17_clue_sample.txt");
+    let long = common::sample_path("gecode_25x25_hard.txt");
     let out = run(
         args(&[
             "load",
@@ -291,6 +292,10 @@ async fn load_mixed_probes_beside_streams_and_stalled_readers() {
             "2",
             "--stalled",
             "1",
+            "--long",
+            "1",
+            "--long-file",
+            &long,
             "--alone",
             "200ms",
             "--limit",
@@ -304,15 +309,18 @@ async fn load_mixed_probes_beside_streams_and_stalled_readers() {
     .await;
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
-    for phase in ["probes alone", "2 streams", "2 streams + 1 stalled"] {
+    for phase in [
+        "probes alone",
+        "2 streams",
+        "2 streams + 1 stalled",
+        "2 streams + 1 long solve",
+    ] {
         assert!(stdout.contains(&format!("| {phase} ")), "{stdout}");
     }
-    assert!(
-        stdout.contains(
-            "2 streams + 1 stalled: SolveBatch answers: 200 puzzles, 200 unique; 0 wrong"
-        ),
-        "{stdout}"
-    );
+    for phase in ["2 streams + 1 stalled", "2 streams + 1 long solve"] {
+        let answers = format!("{phase}: SolveBatch answers: 200 puzzles, 200 unique; 0 wrong");
+        assert!(stdout.contains(&answers), "{stdout}");
+    }
 }
 
 #[tokio::test]

@@ -1,5 +1,6 @@
-//! `load mixed`: SolveBatch streams keep every solver busy (then stalled streams join them) while one
-//! client probes with sequential unary calls: what a unary caller waits under batch load.
+//! `load mixed`: SolveBatch streams keep every solver busy (then stalled streams join them, then long
+//! solves) while one client probes with sequential unary calls: what a unary caller waits under
+//! batch load.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,9 +15,9 @@ use super::batch::{check_answers, stream_all};
 use super::unary::{ClientFigures, Probes, probes, unary_client};
 use super::{file_name, print_table, rate, read_lines, seconds};
 use crate::client::{connect, describe};
-use crate::proto::SolveBatchRequest;
 use crate::proto::SolveBatchResponse;
 use crate::proto::sudoku_service_client::SudokuServiceClient;
+use crate::proto::{SolveBatchRequest, SolveRequest};
 
 /// Arguments of `load mixed`.
 #[derive(Debug, clap::Args)]
@@ -36,6 +37,14 @@ pub struct MixedArgs {
     /// stream file and never read an answer, as stuck or hostile clients do.
     #[arg(long, default_value_t = 0)]
     pub stalled: usize,
+    /// Then measure again with this many unary calls solving the first puzzle of `--long-file`
+    /// beside the streams, each allowed 100,000,000 guesses (a hard 25x25 searches for many
+    /// seconds), as clients with long searches do. They are cancelled when the phase ends.
+    #[arg(long, default_value_t = 0, requires = "long_file")]
+    pub long: usize,
+    /// The file whose first puzzle the `--long` calls solve.
+    #[arg(long)]
+    pub long_file: Option<PathBuf>,
     /// How long the probes run alone first: the baseline of the same run.
     #[arg(long, default_value = "3s", value_parser = humantime::parse_duration)]
     pub alone: Duration,
@@ -90,6 +99,42 @@ impl StalledStreams {
             }
             last = taken;
             tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    }
+}
+
+/// Unary calls with long searches, running until dropped (which cancels them).
+struct LongSolves {
+    calls: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl LongSolves {
+    async fn start(url: &str, puzzle: &str, count: usize) -> anyhow::Result<Self> {
+        let mut calls = Vec::new();
+        for _ in 0..count {
+            let mut client = SudokuServiceClient::new(connect(url).await?);
+            let request = SolveRequest {
+                puzzle: puzzle.to_owned(),
+                max_guesses: 100_000_000,
+                ..Default::default()
+            };
+            calls.push(tokio::spawn(async move {
+                let _ = client.solve(request).await;
+            }));
+        }
+        Ok(LongSolves { calls })
+    }
+
+    /// Whether a call has ended: then it was not long enough to keep the phase company.
+    fn ended(&self) -> bool {
+        self.calls.iter().any(|call| call.is_finished())
+    }
+}
+
+impl Drop for LongSolves {
+    fn drop(&mut self) {
+        for call in &self.calls {
+            call.abort();
         }
     }
 }
@@ -225,6 +270,21 @@ pub(super) async fn load_mixed(
         rows.push(row);
         failed |= phase_failed;
         drop(stalled);
+    }
+
+    if let Some(file) = args.long_file.as_deref().filter(|_| args.long > 0) {
+        let puzzle = read_lines(file, Some(1))?
+            .pop()
+            .ok_or_else(|| anyhow!("{} holds no puzzle", file.display()))?;
+        let long = LongSolves::start(url, &puzzle, args.long).await?;
+        let name = format!("{name} + {} long solve{}", args.long, s(args.long));
+        let (row, phase_failed) =
+            mixed_phase(url, &name, &puzzles, streams, &probe_puzzles).await?;
+        rows.push(row);
+        failed |= phase_failed || long.ended();
+        if long.ended() {
+            println!("{name}: a long solve ended before the phase did: make it longer");
+        }
     }
 
     println!();
