@@ -85,6 +85,41 @@ impl StalledReader {
     }
 }
 
+/// Twenty unary calls, and a stream of `stream` hard puzzles, each answered right and in order.
+async fn others_are_served(server: &TestServer, stream: usize) {
+    let mut client = server.client().await;
+    for _ in 0..20 {
+        let answer = client.solve(solve_request(CLASSIC)).await.unwrap();
+        assert_eq!(answer.into_inner().solution, CLASSIC_SOLUTION);
+    }
+    stream_is_answered(server, stream).await;
+}
+
+/// A stream of the first `count` hard puzzles, each answered right and in order.
+async fn stream_is_answered(server: &TestServer, count: usize) {
+    let puzzles: Vec<String> = hard_puzzles().into_iter().take(count).collect();
+    let requests: Vec<SolveBatchRequest> = puzzles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| batch_item(&i.to_string(), p))
+        .collect();
+    let mut answers = server
+        .client()
+        .await
+        .solve_batch(tokio_stream::iter(requests))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut answered = 0;
+    while let Some(answer) = answers.message().await.unwrap() {
+        assert_eq!(answer.index, answered as u64);
+        assert_eq!(answer.verdict(), Verdict::Unique);
+        common::assert_solves(&puzzles[answered], &answer.solution);
+        answered += 1;
+    }
+    assert_eq!(answered, puzzles.len());
+}
+
 /// While `stalled` readers sit on the server, unary calls and another stream are all answered.
 async fn others_are_served_beside_stalled_readers(stalled: usize) {
     let server = TestServer::start_with(|c| {
@@ -110,30 +145,7 @@ async fn others_are_served_beside_stalled_readers(stalled: usize) {
         "{held} items held by {stalled} stalled streams"
     );
 
-    let mut client = server.client().await;
-    for _ in 0..20 {
-        let answer = client.solve(solve_request(CLASSIC)).await.unwrap();
-        assert_eq!(answer.into_inner().solution, CLASSIC_SOLUTION);
-    }
-    let puzzles: Vec<String> = hard_puzzles().into_iter().take(50).collect();
-    let requests: Vec<SolveBatchRequest> = puzzles
-        .iter()
-        .enumerate()
-        .map(|(i, p)| batch_item(&i.to_string(), p))
-        .collect();
-    let mut answers = client
-        .solve_batch(tokio_stream::iter(requests))
-        .await
-        .unwrap()
-        .into_inner();
-    let mut answered = 0;
-    while let Some(answer) = answers.message().await.unwrap() {
-        assert_eq!(answer.index, answered as u64);
-        assert_eq!(answer.verdict(), Verdict::Unique);
-        common::assert_solves(&puzzles[answered], &answer.solution);
-        answered += 1;
-    }
-    assert_eq!(answered, puzzles.len());
+    others_are_served(&server, 50).await;
 
     // The stalled streams are still open, still holding no more than their windows.
     let held = server.metric("sudoku_batch_items_in_flight").await;
@@ -182,24 +194,7 @@ async fn a_small_stream_finishes_while_a_huge_one_runs() {
     };
     huge_started.await.unwrap();
 
-    let puzzles: Vec<String> = hard_puzzles().into_iter().take(10).collect();
-    let requests: Vec<SolveBatchRequest> = puzzles
-        .iter()
-        .enumerate()
-        .map(|(i, p)| batch_item(&i.to_string(), p))
-        .collect();
-    let mut small = server.client().await;
-    let mut answers = small
-        .solve_batch(tokio_stream::iter(requests))
-        .await
-        .unwrap()
-        .into_inner();
-    let mut answered = 0;
-    while let Some(answer) = answers.message().await.unwrap() {
-        common::assert_solves(&puzzles[answered], &answer.solution);
-        answered += 1;
-    }
-    assert_eq!(answered, puzzles.len());
+    stream_is_answered(&server, 10).await;
     let huge_done = huge_answered.load(Ordering::SeqCst);
     assert!(
         huge_done > 0 && huge_done < HUGE,
@@ -309,28 +304,7 @@ async fn long_solves_step_aside_for_the_calls_behind_them() {
     assert!(server.metric(SET_ASIDE).await >= WORKERS as f64);
 
     // Both workers hold a long solve, yet every short call and stream is served.
-    let mut client = server.client().await;
-    for _ in 0..20 {
-        let answer = client.solve(solve_request(CLASSIC)).await.unwrap();
-        assert_eq!(answer.into_inner().solution, CLASSIC_SOLUTION);
-    }
-    let puzzles: Vec<String> = hard_puzzles().into_iter().take(20).collect();
-    let requests: Vec<SolveBatchRequest> = puzzles
-        .iter()
-        .enumerate()
-        .map(|(i, p)| batch_item(&i.to_string(), p))
-        .collect();
-    let mut answers = client
-        .solve_batch(tokio_stream::iter(requests))
-        .await
-        .unwrap()
-        .into_inner();
-    let mut answered = 0;
-    while let Some(answer) = answers.message().await.unwrap() {
-        common::assert_solves(&puzzles[answer.index as usize], &answer.solution);
-        answered += 1;
-    }
-    assert_eq!(answered, puzzles.len());
+    others_are_served(&server, 20).await;
     // The first short call waited, so the two long solves on the workers were set aside too (and
     // perhaps a chunk of the stream that ran past its slice while the next one waited).
     assert!(server.metric(SET_ASIDE).await >= LONG as f64);
