@@ -83,28 +83,6 @@ pub fn ask_for_slice(_slice: Duration) -> std::io::Result<()> {
     ))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The calling thread's slice in nanoseconds, where the kernel shows it (EEVDF kernels).
-    fn reported_slice() -> Option<u64> {
-        let sched = std::fs::read_to_string("/proc/thread-self/sched").ok()?;
-        let line = sched.lines().find(|line| line.starts_with("se.slice"))?;
-        line.split(':').nth(1)?.trim().parse().ok()
-    }
-
-    #[test]
-    fn runtime_threads_run_with_the_short_slice_where_the_kernel_reports_slices() {
-        let runtime = runtime().unwrap();
-        let slice = runtime.block_on(async { tokio::spawn(async { reported_slice() }).await });
-        match slice.unwrap() {
-            Some(nanos) => assert_eq!(u128::from(nanos), RUNTIME_SLICE.as_nanos()),
-            None => eprintln!("this kernel does not report time slices: nothing to check"),
-        }
-    }
-}
-
 /// A thread, as [`lower_priority`] names it.
 #[cfg(target_os = "linux")]
 #[derive(Clone, Copy, Debug)]
@@ -148,5 +126,27 @@ pub fn lower_priority(thread: Thread) -> std::io::Result<()> {
             std::io::ErrorKind::Unsupported,
             "per-thread priorities are a Linux request",
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The calling thread's slice in nanoseconds, where the kernel shows it (EEVDF kernels).
+    fn reported_slice() -> Option<u64> {
+        let sched = std::fs::read_to_string("/proc/thread-self/sched").ok()?;
+        let line = sched.lines().find(|line| line.starts_with("se.slice"))?;
+        line.split(':').nth(1)?.trim().parse().ok()
+    }
+
+    #[test]
+    fn runtime_threads_run_with_the_short_slice_where_the_kernel_reports_slices() {
+        let runtime = runtime().unwrap();
+        let slice = runtime.block_on(async { tokio::spawn(async { reported_slice() }).await });
+        match slice.unwrap() {
+            Some(nanos) => assert_eq!(u128::from(nanos), RUNTIME_SLICE.as_nanos()),
+            None => eprintln!("this kernel does not report time slices: nothing to check"),
+        }
     }
 }

@@ -102,7 +102,6 @@ impl Shared {
             }
             let now = self.epoch.elapsed();
             let mut next = None;
-            let mut lowered = Vec::new();
             if state.work_waits() {
                 let state = &mut *state;
                 let room = MAX_ASIDE.saturating_sub(state.aside);
@@ -123,7 +122,8 @@ impl Shared {
                     }
                 }
                 for i in long.into_iter().rev() {
-                    lowered.push(state.slots.swap_remove(i));
+                    // Under the lock, which the thread needs to end: its id is still its own.
+                    state.slots.swap_remove(i).lower_priority();
                     state.workers -= 1;
                     state.aside += 1;
                     self.metrics.set_aside();
@@ -132,9 +132,6 @@ impl Shared {
             let missing = self.threads.saturating_sub(state.workers);
             state.workers += missing;
             drop(state);
-            for slot in lowered {
-                slot.lower_priority();
-            }
             let mut failed = false;
             for _ in 0..missing {
                 if let Err(error) = self.spawn_worker() {
