@@ -281,10 +281,11 @@ pub(super) async fn load_mixed(
         let (row, phase_failed) =
             mixed_phase(url, &name, &puzzles, streams, &probe_puzzles).await?;
         rows.push(row);
-        failed |= phase_failed || long.ended();
-        if long.ended() {
+        let ended = long.ended();
+        if ended {
             println!("{name}: a long solve ended before the phase did: make it longer");
         }
+        failed |= phase_failed || ended;
     }
 
     println!();
