@@ -8,12 +8,22 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-use crate::canonicalization::canonicalize;
-use crate::client::{FormatArgs, Tally};
-use crate::config::{ServeArgs, ServerConfig};
-use crate::grid::Grid;
-use crate::solver::{self, Mode, Verdict};
+use args::FormatArgs;
+use args::ServeArgs;
+use output::Tally;
+use sudoku_core::canonicalization::canonicalize;
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{self, Mode, Verdict};
 use sudoku_core::text::Format;
+use sudoku_grpc::config::ServerConfig;
+
+mod args;
+mod bench;
+mod client;
+mod generate;
+mod load;
+mod local;
+mod output;
 
 /// A gRPC service that solves Sudoku puzzles, and the tools around it.
 #[derive(Debug, Parser)]
@@ -77,7 +87,7 @@ enum Command {
         after_help = "Examples:\n  sudoku-grpc generate --count 10 --seed 7 --symmetry rotate-180 --minimal\n  \
                             sudoku-grpc generate --box 4x4 --details"
     )]
-    Generate(crate::generate::GenerateArgs),
+    Generate(generate::GenerateArgs),
     /// Grade puzzles locally the way people solve them: one line per puzzle with its level, its
     /// rating on the Sudoku Explainer scale and its hardest technique (a `+` after the rating when the
     /// effort budget ran out and it is a lower bound); `--steps` adds the path in words.
@@ -93,11 +103,11 @@ enum Command {
     Hint(HintArgs),
 
     /// Call a running server: solve one puzzle, or stream a file of puzzles through SolveBatch.
-    Client(crate::client::Args),
+    Client(client::Args),
 
     /// Load generators against a running server: stream files through SolveBatch, or run many
     /// concurrent unary Solve clients; prints throughput and latency.
-    Load(crate::load::Args),
+    Load(load::Args),
 
     /// Ask a server's grpc.health.v1 service whether it is serving; exit 0 if so, 1 if not.
     #[command(
@@ -211,11 +221,11 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve_lines(&args),
         Command::Canon(args) => canon_lines(&args),
         Command::Bench(args) => bench(args),
-        Command::Generate(args) => crate::generate::run_local(&args),
+        Command::Generate(args) => generate::run_local(&args),
         Command::Grade(args) => grade_lines(&args),
         Command::Hint(args) => hint(&args),
-        Command::Client(args) => run_async(crate::client::run(args)),
-        Command::Load(args) => run_async(crate::load::run(args)),
+        Command::Client(args) => run_async(client::run(args)),
+        Command::Load(args) => run_async(load::run(args)),
         Command::Health(args) => run_async(health(args)),
     };
     result.unwrap_or_else(|e| {
@@ -225,12 +235,12 @@ pub fn main() -> ExitCode {
 }
 
 fn run_async(job: impl Future<Output = anyhow::Result<ExitCode>>) -> anyhow::Result<ExitCode> {
-    crate::sched::runtime()?.block_on(job)
+    sudoku_grpc::sched::runtime()?.block_on(job)
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let config = ServerConfig::try_from(args)?;
-    crate::telemetry::init(config.log_format);
+    sudoku_grpc::telemetry::init(config.log_format);
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| {
@@ -239,25 +249,25 @@ async fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
                 config.addr
             )
         })?;
-    crate::server::serve(listener, config, crate::server::shutdown_signal()).await?;
+    sudoku_grpc::server::serve(listener, config, sudoku_grpc::server::shutdown_signal()).await?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.canon {
         let sample = args.baseline_sample / 10;
-        crate::bench::canon::run(&args.files, sample, &mut std::io::stdout().lock())?;
+        bench::canon::run(&args.files, sample, &mut std::io::stdout().lock())?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.generate {
-        crate::bench::generate::run(args.scale, args.threads, &mut std::io::stdout().lock())?;
+        bench::generate::run(args.scale, args.threads, &mut std::io::stdout().lock())?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.grade {
-        crate::bench::grade::run(&args.files, args.threads, &mut std::io::stdout().lock())?;
+        bench::grade::run(&args.files, args.threads, &mut std::io::stdout().lock())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let options = crate::bench::BenchOptions {
+    let options = bench::BenchOptions {
         threads: args.threads.max(1),
         baseline_sample: args.baseline_sample,
         baseline_cap: args.baseline_cap,
@@ -265,7 +275,7 @@ fn bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         min_time: args.min_time,
         ..Default::default()
     };
-    crate::bench::run(&args.files, &options, &mut std::io::stdout().lock())?;
+    bench::run(&args.files, &options, &mut std::io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -274,7 +284,7 @@ async fn health(args: HealthArgs) -> anyhow::Result<ExitCode> {
         HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
     };
     let check = async {
-        let channel = crate::client::connect(&crate::client::server_url(&args.addr)).await?;
+        let channel = client::connect(&client::server_url(&args.addr)).await?;
         let response = HealthClient::new(channel)
             .check(HealthCheckRequest {
                 service: args.service.clone(),
@@ -315,15 +325,7 @@ fn answer_line(
         .solution
         .map(|g| read.symbols.write(&g))
         .unwrap_or_default();
-    match outcome.verdict {
-        Verdict::Unique => (solution, "unique"),
-        Verdict::Solved => (solution, "solved"),
-        Verdict::Multiple => (format!("multiple {solution}"), "multiple"),
-        Verdict::Unsolvable => ("unsolvable".into(), "unsolvable"),
-        Verdict::LimitReached => ("limit_reached".into(), "limit_reached"),
-        // No flag is raised here; said plainly all the same.
-        Verdict::Cancelled => ("cancelled".into(), "cancelled"),
-    }
+    output::answer_line(outcome.verdict.into(), &solution, "")
 }
 
 /// The answer to the commonest line, a 9x9 puzzle of exactly 81 cells (`1`-`9`, `.` or `0` for a
@@ -432,14 +434,10 @@ fn grade_lines(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        let graded = Grid::read_puzzle(text, &Format::default())
-            .map_err(|e| e.to_string())
-            .and_then(|read| crate::service::grade_local(&read.grid, args.steps));
-        match graded {
-            Ok(response) => {
-                writeln!(out, "{}", crate::service::grade_line(&response))?;
-                for step in &response.steps {
-                    writeln!(out, "  {}", crate::service::step_line(step))?;
+        match Grid::read_puzzle(text, &Format::default()) {
+            Ok(read) => {
+                for line in local::grade(&read.grid, args.steps)? {
+                    writeln!(out, "{line}")?;
                 }
             }
             Err(e) => {
@@ -472,9 +470,7 @@ fn hint(args: &HintArgs) -> anyhow::Result<ExitCode> {
         }
         None => puzzle.clone(),
     };
-    let response =
-        crate::service::hint_local(&puzzle, &progress).map_err(|e| anyhow::anyhow!(e))?;
-    for line in crate::service::hint_lines(&response) {
+    for line in local::hint(&puzzle, &progress)? {
         println!("{line}");
     }
     Ok(ExitCode::SUCCESS)
@@ -493,7 +489,7 @@ fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let mut tally = Tally::default();
     // The standard format (no `--box`, no `--symbols`) lets a plain 81-cell line skip the general
     // reader and writer.
-    let standard = args.format.box_shape.is_none() && args.format.symbols.is_empty();
+    let standard = args.format.is_default();
     // One line buffer for the whole input. Lines are read as bytes: a line that is not UTF-8 gets an
     // `invalid` answer naming the character, not the end of the run.
     let mut bytes = Vec::with_capacity(128);
@@ -507,7 +503,7 @@ fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         let line = String::from_utf8_lossy(&bytes);
-        let Some(text) = crate::puzzles::puzzle_text(&line) else {
+        let Some(text) = sudoku_core::puzzle_file::puzzle_text(&line) else {
             continue;
         };
         let (answer, kind) = answer_line(text, &format, mode, args.max_guesses);
@@ -564,7 +560,7 @@ mod tests {
                 let mut fast = Vec::new();
                 let kind = plain_answer(line.as_bytes(), mode, 1_000_000, &mut fast)
                     .expect("write to a vector");
-                let Some(text) = crate::puzzles::puzzle_text(line) else {
+                let Some(text) = sudoku_core::puzzle_file::puzzle_text(line) else {
                     assert_eq!(kind, None, "{line}");
                     continue;
                 };

@@ -1,5 +1,8 @@
-//! The `sudoku-grpc` binary: all the work is in the library's `cli` module.
+//! The `sudoku-grpc` binary: `serve`, and the tools around the service (local commands on the core,
+//! a client, load generators and benchmarks), all in the [`cli`] modules of this binary.
+
+mod cli;
 
 fn main() -> std::process::ExitCode {
-    sudoku_grpc::cli::main()
+    cli::main()
 }

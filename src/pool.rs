@@ -24,8 +24,6 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 use crate::metrics::Metrics;
-use crate::proto::{SolveBatchRequest, SolveBatchResponse};
-use crate::service::{Job, SolveError};
 use aside::Slot;
 
 /// The most items of one stream a worker takes in one turn: enough to spread the scheduling cost
@@ -128,47 +126,57 @@ impl Ticket {
     }
 }
 
-/// One SolveBatch item, queued in its stream's lane.
-#[derive(Debug)]
-pub struct BatchItem {
-    /// The item's place in its stream, from 0.
-    pub index: u64,
-    /// The request as read.
-    pub request: SolveBatchRequest,
-    /// How to solve it.
-    pub job: Job,
+/// One item of a stream, queued in the stream's lane: the pool knows no more of it than how to
+/// answer it on a worker.
+pub trait Item: Send + std::fmt::Debug + 'static {
+    /// What the stream gets back for the item.
+    type Answer: Send + std::fmt::Debug + 'static;
+
+    /// Answers the item on the calling worker, polling `stop`; `None` when `stop` cut it off.
+    fn answer(self, stop: &AtomicBool, metrics: &Metrics) -> Option<Self::Answer>;
+
+    /// The label `answer` is counted under in the answers-by-verdict metric.
+    fn label(answer: &Self::Answer) -> &'static str;
 }
 
 /// A lane's answers, a chunk at a time.
-pub type Answers = mpsc::UnboundedReceiver<Vec<SolveBatchResponse>>;
+pub type Answers<A> = mpsc::UnboundedReceiver<Vec<A>>;
+
+/// Why a unary job was refused: as many wait already as the pool lets wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{limit} jobs already wait for a worker")]
+pub struct QueueFull {
+    /// The most jobs that may wait.
+    pub limit: usize,
+}
 
 /// A lane as the scheduler keeps it.
 #[derive(Debug)]
-struct LaneQueue {
-    items: VecDeque<BatchItem>,
+struct LaneQueue<I: Item> {
+    items: VecDeque<I>,
     /// Whether the lane waits in the ring (it does exactly when it has items to hand out).
     in_ring: bool,
     stop: Arc<Stop>,
-    answers: mpsc::UnboundedSender<Vec<SolveBatchResponse>>,
+    answers: mpsc::UnboundedSender<Vec<I::Answer>>,
 }
 
 /// Work a worker took.
-enum Task {
+enum Task<I: Item> {
     Unary(UnaryJob),
     Chunk {
         lane: u64,
-        items: Vec<BatchItem>,
+        items: Vec<I>,
         stop: Arc<Stop>,
-        answers: mpsc::UnboundedSender<Vec<SolveBatchResponse>>,
+        answers: mpsc::UnboundedSender<Vec<I::Answer>>,
     },
 }
 
-#[derive(Debug, Default)]
-struct State {
+#[derive(Debug)]
+struct State<I: Item> {
     unary: VecDeque<UnaryJob>,
     /// Lanes with items, in turn. A lane closed while waiting here is skipped when its turn comes.
     ring: VecDeque<u64>,
-    lanes: HashMap<u64, LaneQueue>,
+    lanes: HashMap<u64, LaneQueue<I>>,
     next_lane: u64,
     closed: bool,
     /// Workers waiting for work on the condvar: only then does new work need a wake-up, which is a
@@ -185,8 +193,8 @@ struct State {
 }
 
 #[derive(Debug)]
-struct Shared {
-    state: Mutex<State>,
+struct Shared<I: Item> {
+    state: Mutex<State<I>>,
     /// Signalled when work arrives or the pool closes.
     work: Condvar,
     /// Signalled for the watchdog when work waits with no worker idle, or the pool closes.
@@ -203,15 +211,16 @@ struct Shared {
     metrics: Metrics,
 }
 
-/// The pool. Dropping it lets the workers finish the puzzle in hand and exit.
+/// The pool, whose streams queue items of type `I`. Dropping it lets the workers finish the job in
+/// hand and exit.
 #[derive(Debug)]
-pub struct Pool {
-    shared: Arc<Shared>,
+pub struct Pool<I: Item> {
+    shared: Arc<Shared<I>>,
 }
 
-impl Pool {
+impl<I: Item> Pool<I> {
     /// Starts `threads` workers; at most `max_queued_unary` unary calls may wait for one.
-    pub fn new(threads: usize, max_queued_unary: usize, metrics: Metrics) -> std::io::Result<Pool> {
+    pub fn new(threads: usize, max_queued_unary: usize, metrics: Metrics) -> std::io::Result<Self> {
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
                 workers: threads,
@@ -243,10 +252,12 @@ impl Pool {
     }
 
     /// Queues a unary call's job, or refuses it when the queue is full.
-    pub fn submit_unary(&self, job: UnaryJob) -> Result<(), SolveError> {
+    pub fn submit_unary(&self, job: UnaryJob) -> Result<(), QueueFull> {
         let mut state = self.shared.lock();
         if state.unary.len() >= self.shared.max_queued_unary {
-            return Err(SolveError::Overloaded(self.shared.max_queued_unary));
+            return Err(QueueFull {
+                limit: self.shared.max_queued_unary,
+            });
         }
         state.unary.push_back(job);
         self.shared.unary_waiting.fetch_add(1, Ordering::Release);
@@ -254,8 +265,8 @@ impl Pool {
         Ok(())
     }
 
-    /// Opens a lane for a SolveBatch stream, and the channel its answers come on.
-    pub fn open_lane(&self) -> (Lane, Answers) {
+    /// Opens a lane for a stream, and the channel its answers come on.
+    pub fn open_lane(&self) -> (Lane<I>, Answers<I::Answer>) {
         let (sender, answers) = mpsc::unbounded_channel();
         let stop = Arc::new(Stop::default());
         let mut state = self.shared.lock();
@@ -279,7 +290,7 @@ impl Pool {
     }
 }
 
-impl Drop for Pool {
+impl<I: Item> Drop for Pool<I> {
     fn drop(&mut self) {
         self.shared.lock().closed = true;
         self.shared.work.notify_all();
@@ -287,18 +298,18 @@ impl Drop for Pool {
     }
 }
 
-/// A SolveBatch stream's place in the pool. Dropping it (the stream ended or went away) stops the
-/// stream's work and drops its queued items unsolved.
+/// A stream's place in the pool. Dropping it (the stream ended or went away) stops the stream's work
+/// and drops its queued items unanswered.
 #[derive(Debug)]
-pub struct Lane {
+pub struct Lane<I: Item> {
     id: u64,
-    shared: Arc<Shared>,
+    shared: Arc<Shared<I>>,
     stop: Arc<Stop>,
 }
 
-impl Lane {
+impl<I: Item> Lane<I> {
     /// Queues items of the stream, in order, and wakes a worker.
-    pub fn submit(&self, items: impl IntoIterator<Item = BatchItem>) {
+    pub fn submit(&self, items: impl IntoIterator<Item = I>) {
         let mut guard = self.shared.lock();
         let state = &mut *guard;
         let Some(lane) = state.lanes.get_mut(&self.id) else {
@@ -318,7 +329,7 @@ impl Lane {
     }
 }
 
-impl Drop for Lane {
+impl<I: Item> Drop for Lane<I> {
     fn drop(&mut self) {
         self.stop.raise(StopReason::Cancelled);
         let lane = self.shared.lock().lanes.remove(&self.id);
@@ -328,16 +339,16 @@ impl Drop for Lane {
     }
 }
 
-impl Shared {
+impl<I: Item> Shared<I> {
     /// The scheduler's state. Every change to it is complete before the lock is let go, so a panic
     /// elsewhere while it was held does not stop its use.
-    fn lock(&self) -> MutexGuard<'_, State> {
+    fn lock(&self) -> MutexGuard<'_, State<I>> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Lets go of the state and wakes one idle worker for the work just queued, if one is idle;
     /// else the watchdog, if it sleeps, to see whether a long job keeps the work waiting.
-    fn wake_one(&self, mut state: MutexGuard<'_, State>) {
+    fn wake_one(&self, mut state: MutexGuard<'_, State<I>>) {
         let idle = state.idle > 0;
         let watch = !idle && std::mem::take(&mut state.watch_asleep);
         drop(state);
@@ -384,7 +395,7 @@ impl Shared {
     /// Waits for work: a unary job if any waits, else a chunk of the next lane in the ring. The
     /// job begins on the worker's `slot` before the lock is let go, so the watchdog never sees a
     /// worker busy without its job.
-    fn next_task(&self, slot: &Slot) -> Option<Task> {
+    fn next_task(&self, slot: &Slot) -> Option<Task<I>> {
         let mut state = self.lock();
         loop {
             if state.closed {
@@ -429,19 +440,19 @@ impl Shared {
         drop(working);
     }
 
-    /// Solves a chunk of a lane's items, one after another, until the chunk is done, the turn is
+    /// Answers a chunk of a lane's items, one after another, until the chunk is done, the turn is
     /// over, or a unary call waits; hands the rest back to the lane.
     fn run_chunk(
         &self,
         lane: u64,
-        items: Vec<BatchItem>,
+        items: Vec<I>,
         stop: &Stop,
-        answers: &mpsc::UnboundedSender<Vec<SolveBatchResponse>>,
+        answers: &mpsc::UnboundedSender<Vec<I::Answer>>,
     ) {
         let turn_ends = Instant::now() + TURN;
         let solving = self.metrics.in_flight();
         let mut answered = Vec::with_capacity(items.len());
-        let mut counts = crate::service::VerdictCounts::default();
+        let mut counts = LabelCounts::default();
         let mut cut_off = 0;
         let mut items = items.into_iter();
         for item in items.by_ref() {
@@ -449,9 +460,9 @@ impl Shared {
                 cut_off += 1;
                 break;
             }
-            match crate::service::answer_item(item, stop.flag(), &self.metrics) {
+            match item.answer(stop.flag(), &self.metrics) {
                 Some(answer) => {
-                    counts.add(answer.verdict);
+                    counts.add(I::label(&answer));
                     answered.push(answer);
                 }
                 None => cut_off += 1,
@@ -460,13 +471,15 @@ impl Shared {
                 break;
             }
         }
-        let rest: Vec<BatchItem> = items.collect();
+        let rest: Vec<I> = items.collect();
         if stop.reason().is_some() {
             cut_off += rest.len();
         } else if !rest.is_empty() {
             self.hand_back(lane, rest, stop);
         }
-        counts.record(&self.metrics);
+        for (label, count) in counts.0 {
+            self.metrics.puzzles(label, count);
+        }
         self.cut_off(stop, cut_off);
         drop(solving);
         // The stream may be gone; then nobody wants the answers.
@@ -476,7 +489,7 @@ impl Shared {
     }
 
     /// Puts a chunk's unsolved items back at the front of their lane, which waits for its next turn.
-    fn hand_back(&self, id: u64, rest: Vec<BatchItem>, stop: &Stop) {
+    fn hand_back(&self, id: u64, rest: Vec<I>, stop: &Stop) {
         let mut guard = self.lock();
         let state = &mut *guard;
         let Some(lane) = state.lanes.get_mut(&id) else {
@@ -503,15 +516,45 @@ impl Shared {
     }
 }
 
-impl State {
+/// A chunk's answers counted by label, for one metrics update per label (a handful at most).
+#[derive(Default)]
+struct LabelCounts(Vec<(&'static str, u64)>);
+
+impl LabelCounts {
+    fn add(&mut self, label: &'static str) {
+        match self.0.iter_mut().find(|(seen, _)| *seen == label) {
+            Some((_, count)) => *count += 1,
+            None => self.0.push((label, 1)),
+        }
+    }
+}
+
+impl<I: Item> Default for State<I> {
+    fn default() -> Self {
+        State {
+            unary: VecDeque::new(),
+            ring: VecDeque::new(),
+            lanes: HashMap::new(),
+            next_lane: 0,
+            closed: false,
+            idle: 0,
+            workers: 0,
+            slots: Vec::new(),
+            aside: 0,
+            watch_asleep: false,
+        }
+    }
+}
+
+impl<I: Item> State<I> {
     /// A chunk of the next lane in the ring; the lane goes to the back of the ring if it has more.
-    fn take_chunk(&mut self) -> Option<Task> {
+    fn take_chunk(&mut self) -> Option<Task<I>> {
         while let Some(id) = self.ring.pop_front() {
             let Some(lane) = self.lanes.get_mut(&id) else {
                 continue;
             };
             let take = lane.items.len().min(CHUNK_ITEMS);
-            let items: Vec<BatchItem> = lane.items.drain(..take).collect();
+            let items: Vec<I> = lane.items.drain(..take).collect();
             if lane.items.is_empty() {
                 lane.in_ring = false;
             } else {
@@ -534,27 +577,33 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Mode;
 
-    fn item(index: u64) -> BatchItem {
-        BatchItem {
-            index,
-            request: SolveBatchRequest {
-                id: index.to_string(),
-                puzzle: ".".repeat(81),
-                ..Default::default()
-            },
-            job: Job {
-                mode: Mode::FirstSolution,
-                max_guesses: 1000,
-            },
+    /// An item that answers with its own number.
+    #[derive(Debug)]
+    struct Numbered(u64);
+
+    impl Item for Numbered {
+        type Answer = u64;
+
+        fn answer(self, _: &AtomicBool, _: &Metrics) -> Option<u64> {
+            Some(self.0)
+        }
+
+        fn label(_: &u64) -> &'static str {
+            "numbered"
         }
     }
+
+    fn item(index: u64) -> Numbered {
+        Numbered(index)
+    }
+
+    type TestPool = Pool<Numbered>;
 
     #[test]
     fn a_dropped_lane_leaves_the_scheduler() {
         // No workers: the items can only wait.
-        let pool = Pool::new(0, 1, Metrics::new()).unwrap();
+        let pool = TestPool::new(0, 1, Metrics::new()).unwrap();
         let (lane, _answers) = pool.open_lane();
         lane.submit([item(0), item(1)]);
         assert_eq!(pool.shared.lock().lanes[&0].items.len(), 2);
@@ -566,7 +615,7 @@ mod tests {
 
     #[test]
     fn lanes_take_turns_a_chunk_at_a_time() {
-        let pool = Pool::new(0, 1, Metrics::new()).unwrap();
+        let pool = TestPool::new(0, 1, Metrics::new()).unwrap();
         let (big, _a) = pool.open_lane();
         let (small, _b) = pool.open_lane();
         big.submit((0..3 * CHUNK_ITEMS as u64).map(item));
@@ -601,7 +650,7 @@ mod tests {
         use std::sync::mpsc::channel;
         const LONG: usize = 3;
         let metrics = Metrics::new();
-        let pool = Pool::new(1, 16, metrics.clone()).unwrap();
+        let pool = TestPool::new(1, 16, metrics.clone()).unwrap();
         let (done, finished) = channel();
         // More long jobs than workers, each holding its thread until released.
         let mut releases = Vec::new();
@@ -651,15 +700,12 @@ mod tests {
 
     #[test]
     fn unary_jobs_beyond_the_queue_are_refused() {
-        let pool = Pool::new(0, 1, Metrics::new()).unwrap();
+        let pool = TestPool::new(0, 1, Metrics::new()).unwrap();
         let job = || UnaryJob {
             ticket: Arc::default(),
             work: Box::new(|_: &AtomicBool| true),
         };
         assert!(pool.submit_unary(job()).is_ok());
-        assert!(matches!(
-            pool.submit_unary(job()),
-            Err(SolveError::Overloaded(1))
-        ));
+        assert_eq!(pool.submit_unary(job()), Err(QueueFull { limit: 1 }));
     }
 }

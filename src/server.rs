@@ -18,9 +18,10 @@ use tokio_util::sync::CancellationToken;
 use crate::config::{
     CONNECTION_WINDOW_BYTES, MAX_MESSAGE_BYTES, STREAM_WINDOW_BYTES, ServerConfig,
 };
+use crate::layer::CallLayer;
 use crate::metrics::Metrics;
 use crate::proto::{self, sudoku_service_server::SudokuServiceServer};
-use crate::service::Sudoku;
+use crate::rpc::Sudoku;
 
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -138,6 +139,7 @@ pub async fn serve_with_metrics(
         .accept_compressed(CompressionEncoding::Zstd)
         .send_compressed(CompressionEncoding::Gzip)
         .send_compressed(CompressionEncoding::Zstd);
+    let sudoku = tower::Layer::layer(&CallLayer::new(metrics.clone()), sudoku);
 
     let local_addr = listener.local_addr().ok();
     let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
@@ -165,10 +167,10 @@ pub async fn serve_with_metrics(
         .layer(cors(&config.cors_origins)?)
         .layer(tonic_web::GrpcWebLayer::new())
         .layer(tower::util::MapRequestLayer::new(
-            crate::grpc::answer_in_request_encoding,
+            crate::layer::answer_in_request_encoding,
         ))
         .layer(tower::util::MapResponseLayer::new(
-            crate::grpc::oversized_is_resource_exhausted,
+            crate::layer::oversized_is_resource_exhausted,
         ))
         .add_service(health_service)
         .add_service(reflection_v1)

@@ -5,8 +5,8 @@
 mod common;
 
 use common::{CLASSIC, TestServer};
-use sudoku_grpc::canonicalization::{Transform, canonicalize};
-use sudoku_grpc::grid::Grid;
+use sudoku_core::canonicalization::{Transform, canonicalize};
+use sudoku_core::grid::Grid;
 use sudoku_grpc::proto::{CanonicalizeRequest, CanonicalizeResponse};
 use tonic::Code;
 use tonic_types::StatusExt;

@@ -405,8 +405,8 @@ async fn canon_prints_keys_locally_and_through_a_server() {
     assert_eq!(lines.len(), puzzles.len() + 1);
     for (puzzle, line) in puzzles.iter().zip(&lines) {
         let (key, transform) = line.split_once(' ').expect("key and transform");
-        let transform: sudoku_grpc::canonicalization::Transform = transform.parse().unwrap();
-        let grid = sudoku_grpc::grid::Grid::parse(puzzle).unwrap();
+        let transform: sudoku_core::canonicalization::Transform = transform.parse().unwrap();
+        let grid = sudoku_core::grid::Grid::parse(puzzle).unwrap();
         assert_eq!(
             transform.apply(&grid).unwrap().to_string(),
             key.replace('0', ".")

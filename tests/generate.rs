@@ -6,9 +6,9 @@ mod common;
 use std::time::Duration;
 
 use common::TestServer;
-use sudoku_grpc::grid::{Grid, Shape};
+use sudoku_core::grid::{Grid, Shape};
+use sudoku_core::solver::{self, Options, Verdict};
 use sudoku_grpc::proto::{Difficulty, GenerateRequest, GenerateResponse, GradeRequest, Symmetry};
-use sudoku_grpc::solver::{self, Options, Verdict};
 use tonic::Code;
 
 async fn generate(
@@ -165,7 +165,11 @@ async fn requests_that_cannot_be_met_get_a_clear_status() {
     };
     let status = generate(&server, bad_symbols).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
-    assert!(status.message().contains("9 symbols"), "{status:?}");
+    // Solve's words for the same symbols (see `generate_reads_symbols_by_solves_rule`).
+    assert!(
+        status.message().contains("8 characters") && status.message().contains("9x9"),
+        "{status:?}"
+    );
 
     let unknown = GenerateRequest {
         symmetry: 99,
@@ -184,6 +188,76 @@ async fn requests_that_cannot_be_met_get_a_clear_status() {
         generate(&server, unknown_level).await.unwrap_err().code(),
         Code::InvalidArgument
     );
+}
+
+/// Generate reads `symbols` by the one rule Solve reads them by: what Solve refuses, Generate
+/// refuses with the same message, instead of answering puzzles that Solve then cannot read.
+#[tokio::test]
+async fn generate_reads_symbols_by_solves_rule() {
+    use sudoku_grpc::proto::SolveRequest;
+    let server = TestServer::start().await;
+    for symbols in [
+        "abcdefgh|",
+        "abcdefgh-",
+        "12345678é",
+        "abcdefghA",
+        "abcdefgh.",
+        "abc",
+    ] {
+        let status = generate(
+            &server,
+            GenerateRequest {
+                count: 1,
+                seed: 3,
+                symbols: symbols.into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect_err(symbols);
+        let solve = server
+            .client()
+            .await
+            .solve(SolveRequest {
+                puzzle: ".".repeat(81),
+                symbols: symbols.into(),
+                ..Default::default()
+            })
+            .await
+            .expect_err(symbols);
+        assert_eq!(
+            status.code(),
+            Code::InvalidArgument,
+            "{symbols}: {status:?}"
+        );
+        assert_eq!(solve.code(), Code::InvalidArgument, "{symbols}: {solve:?}");
+        assert_eq!(status.message(), solve.message(), "{symbols}");
+    }
+    // What Solve accepts, Generate answers in, and Solve reads the answer back.
+    let symbols = "abcdefghi";
+    let made = generate(
+        &server,
+        GenerateRequest {
+            count: 1,
+            seed: 3,
+            symbols: symbols.into(),
+            ..Default::default()
+        },
+    )
+    .await
+    .expect("a puzzle in abcdefghi");
+    let solved = server
+        .client()
+        .await
+        .solve(SolveRequest {
+            puzzle: made[0].puzzle.clone(),
+            symbols: symbols.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("Solve reads what Generate wrote")
+        .into_inner();
+    assert_eq!(solved.solution, made[0].solution);
 }
 
 #[tokio::test]

@@ -6,11 +6,11 @@ mod common;
 
 use common::TestServer;
 use futures::StreamExt;
+use sudoku_core::grid::{Grid, Shape};
+use sudoku_core::solver::{self, Options};
 use sudoku_core::symbols::Symbols;
 use sudoku_core::text::Format;
-use sudoku_grpc::grid::{Grid, Shape};
 use sudoku_grpc::proto::{SolveBatchRequest, SolveRequest, Verdict};
-use sudoku_grpc::solver::{self, Options};
 use tonic::Code;
 use tonic_types::StatusExt;
 

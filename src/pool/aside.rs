@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::{Shared, State};
+use super::{Item, Shared, State};
 use crate::sched::Thread;
 
 /// How long one job may keep a worker while other work waits for one.
@@ -84,14 +84,14 @@ impl Slot {
     }
 }
 
-impl State {
+impl<I: Item> State<I> {
     /// Whether work waits for a worker and none is idle to take it.
     fn work_waits(&self) -> bool {
         self.idle == 0 && (!self.unary.is_empty() || !self.ring.is_empty())
     }
 }
 
-impl Shared {
+impl<I: Item> Shared<I> {
     /// The watchdog's life: sets long jobs aside while work waits, and keeps the workers at their
     /// number, until the pool closes.
     pub(super) fn watch(self: &Arc<Self>) {

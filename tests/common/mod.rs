@@ -113,7 +113,7 @@ impl TestServer {
 /// Reads puzzles from a committed sample file (comment lines skipped).
 pub fn sample(name: &str) -> Vec<String> {
     let path = sample_path(name);
-    sudoku_grpc::puzzles::read(path.as_ref(), None)
+    sudoku_core::puzzle_file::read(path.as_ref(), None)
         .unwrap_or_else(|e| panic!("{e}"))
         .into_iter()
         .map(|line| line.text)
@@ -129,8 +129,8 @@ pub const CLASSIC_SOLUTION: &str =
 
 /// Asserts that `solution` is a valid grid that keeps the givens of `puzzle`.
 pub fn assert_solves(puzzle: &str, solution: &str) {
-    let puzzle = sudoku_grpc::grid::Grid::parse(puzzle).expect("puzzle parses");
-    let grid = sudoku_grpc::grid::Grid::parse(solution).expect("solution parses");
+    let puzzle = sudoku_core::grid::Grid::parse(puzzle).expect("puzzle parses");
+    let grid = sudoku_core::grid::Grid::parse(solution).expect("solution parses");
     assert!(grid.solves(&puzzle), "{solution} does not solve {puzzle}");
 }
 

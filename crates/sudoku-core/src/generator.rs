@@ -279,6 +279,18 @@ pub struct Generated<R> {
     pub attempts: u32,
 }
 
+/// A fresh seed, never 0, for a caller that asked for a random one: different at every call.
+pub fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    hasher.finish().max(1)
+}
+
 /// The seed of the puzzle at `index` of a request seeded with `seed`: `seed` itself for the first, so
 /// that a puzzle's seed asked for with a count of 1 gives that puzzle again; a mix of both for the
 /// others. Never 0, which asks for a random seed.

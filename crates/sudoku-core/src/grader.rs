@@ -20,6 +20,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::candidates::Board;
 use crate::grid::Grid;
+use crate::solver::{self, Mode, Verdict};
 use crate::strategy::{
     Context, Step, Stopped, Technique, bug, fish, forcing_chain, full_house, guess, hidden_single,
     hidden_subset, locked_candidates, naked_single, naked_subset, unique_rectangle, x_chain,
@@ -148,6 +149,27 @@ pub enum GradeError {
     /// The solution given does not solve the puzzle.
     #[error("the solution given does not solve the puzzle")]
     WrongSolution,
+}
+
+/// The unique solution of `puzzle`, which grading and hints start from, or the verdict that says
+/// why it has none (`Multiple`, `Unsolvable`, `LimitReached` past `max_guesses`). A raised `cancel`
+/// ends it with [`GradeError::Cancelled`].
+pub fn unique_solution(
+    puzzle: &Grid,
+    max_guesses: u64,
+    cancel: Option<&AtomicBool>,
+) -> Result<Result<Grid, Verdict>, GradeError> {
+    let options = solver::Options {
+        mode: Mode::ProveUnique,
+        max_guesses: Some(max_guesses),
+        cancel,
+    };
+    let outcome = solver::solve(puzzle, &options);
+    match (outcome.verdict, outcome.solution) {
+        (Verdict::Cancelled, _) => Err(GradeError::Cancelled),
+        (Verdict::Unique, Some(solution)) => Ok(Ok(solution)),
+        (verdict, _) => Ok(Err(verdict)),
+    }
 }
 
 impl From<Stopped> for GradeError {

@@ -61,6 +61,7 @@ pub mod generator;
 pub mod grader;
 pub mod grid;
 pub mod hint;
+pub mod puzzle_file;
 pub mod solver;
 pub mod strategy;
 pub mod symbols;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::{BenchError, Micros, Puzzle, read_puzzles};
-use crate::canonicalization::{self, Canonical};
+use sudoku_core::canonicalization::{self, Canonical};
 
 /// Canonicalises every puzzle of each file on one thread and prints puzzles per second, then the
 /// brute force on `baseline_sample` puzzles spread through the file and the speed-up on those.

@@ -12,10 +12,11 @@ use anyhow::Context;
 use tonic::transport::Channel;
 
 use super::{print_table, rate, read_lines, seconds};
-use crate::client::{Tally, answer_line, connect};
-use crate::grid::Grid;
-use crate::proto::SolveRequest;
-use crate::proto::sudoku_service_client::SudokuServiceClient;
+use crate::cli::client::connect;
+use crate::cli::output::{Tally, answer_line};
+use sudoku_core::grid::Grid;
+use sudoku_grpc::proto::SolveRequest;
+use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
 
 /// The puzzle `load unary` sends when given no file (the classic Wikipedia example).
 const CLASSIC: &str =

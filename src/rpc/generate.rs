@@ -11,16 +11,74 @@
 use std::pin::Pin;
 
 use futures::Stream;
+use sudoku_core::generator::{self, GenerateError, Generated, Limits, Rated, Spec, Symmetry};
+use sudoku_core::grader::Difficulty;
+use sudoku_core::symbols::Symbols;
 use tonic::{Code, Request, Response, Status};
 
-use super::{Sudoku, echo_request_id};
-use crate::generate::Plan;
-use crate::grpc::REQUEST_ID;
+use super::{RpcError, Sudoku};
 use crate::proto::{GenerateRequest, GenerateResponse};
-use sudoku_core::generator::{self, GenerateError, Generated, Limits, Rated, Symmetry};
+use crate::wire::{self, BadField};
 
 /// The stream of generated puzzles.
 pub type GenerateStream = Pin<Box<dyn Stream<Item = Result<GenerateResponse, Status>> + Send>>;
+
+/// A request, checked and made safe: what every puzzle of the call is made from.
+#[derive(Clone, Debug)]
+struct Plan {
+    /// What each puzzle is made from.
+    spec: Spec,
+    /// The level every puzzle must have; any when `None`.
+    difficulty: Option<Difficulty>,
+    /// How many puzzles, at least 1.
+    count: u32,
+    /// The request's seed, never 0.
+    seed: u64,
+    /// The alphabet the puzzles are written in.
+    symbols: Symbols,
+}
+
+impl Plan {
+    /// Reads `request`, capping its count at `max_count`.
+    fn new(request: &GenerateRequest, max_count: u32) -> Result<Plan, RpcError> {
+        let (shape, symbols) =
+            wire::shape_and_symbols(request.box_rows, request.box_cols, &request.symbols)?;
+        let symmetry = wire::symmetry(request.symmetry)?;
+        let difficulty = wire::difficulty(request.difficulty)?;
+        let spec = Spec::new(shape, symmetry, request.minimal).map_err(|e| BadField {
+            field: "symmetry",
+            message: e.to_string(),
+        })?;
+        Ok(Plan {
+            spec,
+            difficulty,
+            count: request.count.clamp(1, max_count),
+            seed: match request.seed {
+                0 => generator::random_seed(),
+                seed => seed,
+            },
+            symbols,
+        })
+    }
+
+    /// What the plan asks for, in words: "a minimal HARD 9x9 (3x3 boxes) puzzle with rotate-180
+    /// symmetry".
+    fn describe(&self) -> String {
+        let mut text = String::from("a ");
+        if self.spec.minimal() {
+            text.push_str("minimal ");
+        }
+        if let Some(level) = self.difficulty {
+            text.push_str(level.name());
+            text.push(' ');
+        }
+        text.push_str(&format!("{} puzzle", self.spec.shape()));
+        if self.spec.symmetry() != Symmetry::None {
+            text.push_str(&format!(" with {} symmetry", self.spec.symmetry()));
+        }
+        text
+    }
+}
 
 /// The status that ends a call whose puzzle could not be made.
 fn status(err: GenerateError) -> Status {
@@ -39,11 +97,11 @@ fn status(err: GenerateError) -> Status {
 /// flag, so an abandoned call stops within microseconds.
 async fn make(service: &Sudoku, plan: &Plan, seed: u64) -> Result<Generated<Rated>, Status> {
     let (spec, target) = (plan.spec, plan.difficulty);
-    // The pool's one door for a call's CPU-bound work: queued with the unary calls, stopped when
-    // this future is dropped (the call went away, its deadline passed, the time budget ran out).
+    // Queued with the unary calls, stopped when this future is dropped (the call went away, its
+    // deadline passed, the time budget ran out).
     let work = service.run_unary(None, move |cancel| {
         let limits = Limits {
-            max_attempts: crate::generate::MAX_ATTEMPTS,
+            max_attempts: generator::DEFAULT_MAX_ATTEMPTS,
             cancel: Some(cancel),
         };
         match generator::generate_graded(&spec, seed, target, &limits) {
@@ -56,7 +114,7 @@ async fn make(service: &Sudoku, plan: &Plan, seed: u64) -> Result<Generated<Rate
         Ok(made) => made?.map_err(status),
         Err(_) => Err(Status::resource_exhausted(format!(
             "{} took more than the server's budget of {} per puzzle (--generate-budget){}",
-            describe(plan),
+            plan.describe(),
             humantime::format_duration(budget),
             match target {
                 Some(_) => ": the level is rare for this shape and symmetry",
@@ -66,34 +124,14 @@ async fn make(service: &Sudoku, plan: &Plan, seed: u64) -> Result<Generated<Rate
     }
 }
 
-/// What a plan asks for, in words: "a minimal HARD 9x9 (3x3 boxes) puzzle with rotate-180 symmetry".
-fn describe(plan: &Plan) -> String {
-    let mut text = String::from("a ");
-    if plan.spec.minimal() {
-        text.push_str("minimal ");
-    }
-    if let Some(level) = plan.difficulty {
-        text.push_str(level.name());
-        text.push(' ');
-    }
-    text.push_str(&format!("{} puzzle", plan.spec.shape()));
-    if plan.spec.symmetry() != Symmetry::None {
-        text.push_str(&format!(" with {} symmetry", plan.spec.symmetry()));
-    }
-    text
-}
-
 /// Starts generating the puzzles `request` asks for.
-pub(super) async fn generate(
+pub(super) fn generate(
     service: &Sudoku,
     request: Request<GenerateRequest>,
 ) -> Result<Response<GenerateStream>, Status> {
-    let deadline = crate::grpc::deadline(&request);
-    let request_id = request.metadata().get(REQUEST_ID).cloned();
+    let deadline = crate::layer::deadline(&request);
     let plan = Plan::new(request.get_ref(), service.limits.max_generate_count)?;
     tracing::info!(
-        method = "Generate",
-        request_id = crate::grpc::request_id(&request),
         count = plan.count,
         seed = plan.seed,
         shape = %plan.spec.shape(),
@@ -108,16 +146,13 @@ pub(super) async fn generate(
             let seed = generator::puzzle_seed(plan.seed, index);
             let made = tokio::select! {
                 made = make(&service, &plan, seed) => made,
-                () = crate::grpc::sleep(deadline) => Err(Status::deadline_exceeded(format!(
+                () = crate::layer::sleep(deadline) => Err(Status::deadline_exceeded(format!(
                     "the deadline passed while puzzle {index} of {} was being made",
                     plan.count
                 ))),
             }?;
-            yield plan.response(index, seed, &made);
+            yield wire::generated(index, seed, &made, &plan.symbols);
         }
     };
-    Ok(echo_request_id(
-        request_id,
-        Response::new(Box::pin(puzzles)),
-    ))
+    Ok(Response::new(Box::pin(puzzles)))
 }

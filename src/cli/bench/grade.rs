@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use sudoku_core::grader::{self, Difficulty, Grade, Options};
 use sudoku_core::strategy::Technique;
 
-use crate::grid::Grid;
-use crate::solver::{self, Verdict};
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{self, Verdict};
 
 /// Runs the grading benchmark on `files` with `threads` threads, writing the figures to `out`.
 pub fn run(files: &[PathBuf], threads: usize, out: &mut impl Write) -> anyhow::Result<()> {

@@ -2,48 +2,72 @@
 //! stream's lane in the pool, and yields the answers in request order; and the answer to one item,
 //! made on a worker.
 
+use std::collections::BTreeMap;
 use std::collections::VecDeque;
+use std::pin::Pin;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use futures::FutureExt;
 use futures::stream::Stream;
-use tonic::{Code, Status, Streaming};
+use sudoku_core::solver::Verdict;
+use tonic::{Request, Response, Status, Streaming};
 
-use super::{CallEnd, SolveError, Solved, Sudoku, read_puzzle, solve_guarded};
+use super::solve::{Job, Solved, solve_guarded};
+use super::{RpcError, Sudoku};
+use crate::layer::normalize_request_error;
 use crate::metrics::Metrics;
-use crate::pool::{BatchItem, StopReason};
+use crate::pool::{Item, StopReason};
 use crate::proto::{self, SolveBatchRequest, SolveBatchResponse};
-use crate::solver::Verdict;
+use crate::wire;
 
-/// One batch item, from request to response, on a worker; `None` when `stop` cut its solve off. An
-/// item never fails otherwise, so one bad puzzle cannot end a stream.
-pub(crate) fn answer_item(
-    item: BatchItem,
-    stop: &AtomicBool,
-    metrics: &Metrics,
-) -> Option<SolveBatchResponse> {
-    let BatchItem {
-        index,
-        request:
-            SolveBatchRequest {
-                id,
-                puzzle: text,
-                box_rows,
-                box_cols,
-                symbols,
-                ..
-            },
-        job,
-    } = item;
-    let result = read_puzzle(&text, box_rows, box_cols, &symbols)
-        .map_err(SolveError::Puzzle)
-        .and_then(|read| solve_guarded(&read, job, stop, metrics));
-    if matches!(&result, Ok(solved) if solved.outcome.verdict == Verdict::Cancelled) {
-        return None;
+/// The stream of SolveBatch answers.
+pub(super) type AnswerStream =
+    Pin<Box<dyn Stream<Item = Result<SolveBatchResponse, Status>> + Send>>;
+
+/// One SolveBatch item, queued in its stream's lane.
+#[derive(Debug)]
+pub(super) struct BatchItem {
+    /// The item's place in its stream, from 0.
+    index: u64,
+    /// The request as read.
+    request: SolveBatchRequest,
+    /// How to solve it.
+    job: Job,
+}
+
+impl Item for BatchItem {
+    type Answer = SolveBatchResponse;
+
+    /// The item from request to response, on a worker; `None` when `stop` cut its solve off. An
+    /// item never fails otherwise, so one bad puzzle cannot end a stream.
+    fn answer(self, stop: &AtomicBool, metrics: &Metrics) -> Option<SolveBatchResponse> {
+        let BatchItem {
+            index,
+            request:
+                SolveBatchRequest {
+                    id,
+                    puzzle: text,
+                    box_rows,
+                    box_cols,
+                    symbols,
+                    ..
+                },
+            job,
+        } = self;
+        let result = wire::read_puzzle(&text, box_rows, box_cols, &symbols)
+            .map_err(RpcError::Puzzle)
+            .and_then(|read| solve_guarded(&read, job, stop, metrics));
+        if matches!(&result, Ok(solved) if solved.outcome.verdict == Verdict::Cancelled) {
+            return None;
+        }
+        // The puzzle's text is as long as its solution: its buffer takes the solution.
+        Some(respond(index, id, result, text))
     }
-    // The puzzle's text is as long as its solution: its buffer takes the solution.
-    Some(respond(index, id, result, text))
+
+    fn label(answer: &SolveBatchResponse) -> &'static str {
+        answer.verdict().as_str_name()
+    }
 }
 
 /// The answer to one batch item. The solution goes into `spare`'s buffer, the puzzle's text or an
@@ -51,7 +75,7 @@ pub(crate) fn answer_item(
 fn respond(
     index: u64,
     id: String,
-    result: Result<Solved, SolveError>,
+    result: Result<Solved, RpcError>,
     spare: String,
 ) -> SolveBatchResponse {
     let mut response = SolveBatchResponse {
@@ -71,7 +95,7 @@ fn respond(
         Err(e) => {
             // Only the puzzle's own faults make it INVALID; a failure of ours is no verdict.
             let verdict = match e {
-                SolveError::Puzzle(_) => proto::Verdict::Invalid,
+                RpcError::Puzzle(_) => proto::Verdict::Invalid,
                 _ => proto::Verdict::Unspecified,
             };
             response.verdict = verdict.into();
@@ -89,25 +113,49 @@ enum Step {
     Deadline,
 }
 
+/// Starts a SolveBatch call's pipeline.
+pub(super) fn solve_batch(
+    service: &Sudoku,
+    request: Request<Streaming<SolveBatchRequest>>,
+) -> Response<AnswerStream> {
+    let deadline = crate::layer::deadline(&request);
+    Response::new(Box::pin(batch(
+        service.clone(),
+        request.into_inner(),
+        deadline,
+    )))
+}
+
+impl Sudoku {
+    /// A batch request as its stream's item `index`, ready for the pool.
+    fn item(&self, index: u64, request: SolveBatchRequest) -> BatchItem {
+        BatchItem {
+            index,
+            job: Job::new(self, request.skip_uniqueness_check, request.max_guesses),
+            request,
+        }
+    }
+}
+
 /// The SolveBatch pipeline: reads requests while fewer than the window are unanswered, hands them to
 /// the stream's lane in the pool, and yields the answers in request order, each as soon as all before
 /// it are out. A client that stops reading stops the reading here too, so its lane runs dry and holds
 /// no worker; dropping the stream (client gone) drops its queued items and stops the solve in hand.
-pub(super) fn batch(
+fn batch(
     service: Sudoku,
     mut requests: Streaming<SolveBatchRequest>,
     deadline: Option<Instant>,
-    span: tracing::Span,
 ) -> impl Stream<Item = Result<SolveBatchResponse, Status>> + Send {
     async_stream::stream! {
         let window = service.limits.batch_window;
-        let mut end = CallEnd::new("SolveBatch", service.metrics.clone(), span);
+        let mut read = 0;
+        let mut verdicts = VerdictCounts::default();
         let (lane, mut answers) = service.pool.open_lane();
         let mut unanswered = service.metrics.batch_items();
         let mut in_order = InOrder::default();
         let mut reading = true;
         let mut failure = None;
-        let deadline = crate::grpc::sleep(deadline);
+        let deadline = crate::layer::sleep(deadline);
         tokio::pin!(deadline);
         while reading || unanswered.count() > 0 {
             let step = tokio::select! {
@@ -119,22 +167,22 @@ pub(super) fn batch(
             match step {
                 Step::Read(Ok(Some(first))) => {
                     // Take along what has already arrived, within the window.
-                    let mut items = vec![service.item(end.items, first)];
+                    let mut items = vec![service.item(read, first)];
                     while reading && unanswered.count() + items.len() < window {
                         match requests.message().now_or_never() {
                             Some(Ok(Some(request))) => {
-                                let index = end.items + items.len() as u64;
+                                let index = read + items.len() as u64;
                                 items.push(service.item(index, request));
                             }
                             Some(Ok(None)) => reading = false,
                             Some(Err(status)) => {
                                 reading = false;
-                                failure = Some(crate::grpc::normalize_request_error(status));
+                                failure = Some(normalize_request_error(status));
                             }
                             None => break,
                         }
                     }
-                    end.items += items.len() as u64;
+                    read += items.len() as u64;
                     unanswered.admit(items.len());
                     lane.submit(items);
                 }
@@ -142,31 +190,55 @@ pub(super) fn batch(
                 Step::Read(Err(status)) => {
                     // The request stream is broken: answer what was read, then report why.
                     reading = false;
-                    failure = Some(crate::grpc::normalize_request_error(status));
+                    failure = Some(normalize_request_error(status));
                 }
                 Step::Answers(Some(chunk)) => {
                     in_order.place(chunk);
                     while let Some(answer) = in_order.next() {
-                        end.verdicts.add(answer.verdict);
+                        verdicts.add(answer.verdict);
                         yield Ok(answer);
                         unanswered.answered();
                     }
                 }
                 Step::Answers(None) => {
-                    failure = Some(SolveError::Internal("the solver pool stopped".into()).into());
+                    failure = Some(RpcError::Internal("the solver pool stopped".into()).into());
                     break;
                 }
                 Step::Deadline => {
                     lane.stop(StopReason::DeadlineExceeded);
-                    failure = Some(SolveError::DeadlineExceeded.into());
+                    failure = Some(RpcError::DeadlineExceeded.into());
                     break;
                 }
             }
         }
-        end.code = failure.as_ref().map_or(Code::Ok, Status::code);
+        tracing::debug!(items = read, verdicts = ?verdicts.by_name(), "batch finished");
         if let Some(status) = failure {
             yield Err(status);
         }
+    }
+}
+
+/// A stream's answers counted by verdict, for its log line: an array, as it counts every answer.
+#[derive(Debug, Default)]
+struct VerdictCounts([u64; 8]);
+
+impl VerdictCounts {
+    /// Counts one answer of `verdict`, a `sudoku.v1.Verdict` number.
+    fn add(&mut self, verdict: i32) {
+        let slot = usize::try_from(verdict).unwrap_or(0).min(7);
+        self.0[slot] += 1;
+    }
+
+    /// The verdicts counted at least once, by name.
+    fn by_name(&self) -> BTreeMap<&'static str, u64> {
+        (0..)
+            .zip(self.0)
+            .filter(|&(_, count)| count > 0)
+            .map(|(verdict, count)| {
+                let verdict = proto::Verdict::try_from(verdict).unwrap_or_default();
+                (verdict.as_str_name(), count)
+            })
+            .collect()
     }
 }
 

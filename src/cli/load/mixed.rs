@@ -14,10 +14,10 @@ use tonic::Streaming;
 use super::batch::{check_answers, stream_all};
 use super::unary::{ClientFigures, Probes, probes, unary_client};
 use super::{file_name, print_table, rate, read_lines, seconds};
-use crate::client::{connect, describe};
-use crate::proto::SolveBatchResponse;
-use crate::proto::sudoku_service_client::SudokuServiceClient;
-use crate::proto::{SolveBatchRequest, SolveRequest};
+use crate::cli::client::{connect, describe};
+use sudoku_grpc::proto::SolveBatchResponse;
+use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
+use sudoku_grpc::proto::{SolveBatchRequest, SolveRequest};
 
 /// Arguments of `load mixed`.
 #[derive(Debug, clap::Args)]
@@ -175,7 +175,7 @@ impl Prober {
         let done = Arc::new(AtomicBool::new(false));
         let (url, probes, stop) = (url.to_owned(), probes.clone(), done.clone());
         let thread = std::thread::spawn(move || {
-            crate::sched::runtime()?.block_on(async move {
+            sudoku_grpc::sched::runtime()?.block_on(async move {
                 let client = SudokuServiceClient::new(connect(&url).await?);
                 let keep_going = |_| !stop.load(Ordering::Acquire);
                 Ok(unary_client(client, probes, Arc::default(), keep_going, false).await)

@@ -6,10 +6,10 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use crate::grid::{Grid, Shape};
-use crate::solver::{self, Options, Verdict};
 use sudoku_core::generator::{self, Limits, Spec, Symmetry};
 use sudoku_core::grader::Difficulty;
+use sudoku_core::grid::{Grid, Shape};
+use sudoku_core::solver::{self, Options, Verdict};
 
 /// One line of the benchmark: what is made, and how many.
 struct Case {

@@ -7,7 +7,7 @@ use prost::Message;
 use tonic::Status;
 use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 
-use crate::proto::{SolveBatchRequest, SolveBatchResponse, Verdict};
+use sudoku_grpc::proto::{SolveBatchRequest, SolveBatchResponse, Verdict};
 
 /// Cells in the grids the text reader reads (9x9): the length of a solution line.
 const LINE: usize = 81;

@@ -13,8 +13,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::grid::{Grid, ParseError, Shape};
-use crate::solver::{self, Mode, Options, Outcome, Verdict};
+use sudoku_core::grid::{Grid, ParseError, Shape};
+use sudoku_core::solver::{self, Mode, Options, Outcome, Verdict};
 use sudoku_core::text::Format;
 
 /// How a benchmark runs.
@@ -59,7 +59,7 @@ impl Default for BenchOptions {
 pub enum BenchError {
     /// A puzzle file could not be read, or holds no puzzles.
     #[error(transparent)]
-    File(#[from] crate::puzzles::PuzzleFileError),
+    File(#[from] sudoku_core::puzzle_file::PuzzleFileError),
     /// A line of a puzzle file is not a puzzle of any size.
     #[error("{}:{line}: {source}", .path.display())]
     BadLine {
@@ -122,9 +122,9 @@ fn read_line(line: &str) -> Result<Grid, ParseError> {
     }
 }
 
-/// Reads one file's puzzles (see [`crate::puzzles`]), each of any size.
+/// Reads one file's puzzles (see [`sudoku_core::puzzle_file`]), each of any size.
 fn read_puzzles(path: &Path) -> Result<PuzzleFile, BenchError> {
-    let puzzles = crate::puzzles::read(path, None)?
+    let puzzles = sudoku_core::puzzle_file::read(path, None)?
         .into_iter()
         .map(|line| {
             let grid = read_line(&line.text).map_err(|source| BenchError::BadLine {

@@ -7,7 +7,6 @@
 //! stream holds the next answer and reads them in turn; every channel on the way is bounded, so the
 //! whole file is never in memory and a slow reader slows the servers down instead of filling buffers.
 
-use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -23,9 +22,10 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::{Channel, Endpoint};
 
-use crate::proto::sudoku_service_client::SudokuServiceClient;
-use crate::proto::{
-    CanonicalizeRequest, GradeRequest, HintRequest, SolveBatchRequest, SolveRequest, Verdict,
+use super::output::{Tally, answer_line};
+use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
+use sudoku_grpc::proto::{
+    CanonicalizeRequest, GradeRequest, HintRequest, SolveBatchRequest, SolveRequest,
 };
 
 /// Puzzles per chunk when a file is spread over several endpoints.
@@ -84,7 +84,7 @@ pub enum Command {
     /// `invalid <why>`. Exit 1 if any puzzle was invalid.
     Canon(CanonArgs),
     /// Stream fresh puzzles from the server's Generate, one line each as they arrive.
-    Generate(crate::generate::GenerateArgs),
+    Generate(super::generate::GenerateArgs),
     /// Grade one puzzle through the server's Grade call; prints its level, rating and hardest
     /// technique, and with `--steps` the path in words.
     Grade(GradeArgs),
@@ -191,7 +191,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             Command::Solve(solve) => solve_one(&args, solve).await,
             Command::Batch(batch) => solve_batch(&args, batch).await,
             Command::Canon(canon) => canonicalize_lines(&args, canon).await,
-            Command::Generate(generate) => crate::generate::call(&args, generate).await,
+            Command::Generate(generate) => super::generate::call(&args, generate).await,
             Command::Grade(grade) => grade_one(&args, grade).await,
             Command::Hint(hint) => hint_one(&args, hint).await,
         }
@@ -305,68 +305,6 @@ pub(crate) fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyho
     Ok(())
 }
 
-/// The answer line for a server's answer, in the local `solve` command's format, and its kind for
-/// the summary.
-pub fn answer_line(verdict: Verdict, solution: &str, error: &str) -> (String, &'static str) {
-    let mut line = Vec::new();
-    // Writing to a Vec cannot fail.
-    let kind = write_answer(&mut line, verdict, solution, error).unwrap_or("unspecified");
-    line.pop();
-    (String::from_utf8_lossy(&line).into_owned(), kind)
-}
-
-/// [`answer_line`] written straight to `out`, newline included, without building a string: what
-/// `solve` uses for every line, where the formatting would otherwise cost a tenth of the solving.
-pub fn write_answer(
-    out: &mut impl Write,
-    verdict: Verdict,
-    solution: &str,
-    error: &str,
-) -> std::io::Result<&'static str> {
-    let (prefix, text, kind) = match verdict {
-        Verdict::Unique => ("", solution, "unique"),
-        Verdict::Solved => ("", solution, "solved"),
-        Verdict::Multiple => ("multiple ", solution, "multiple"),
-        Verdict::Unsolvable => ("unsolvable", "", "unsolvable"),
-        Verdict::LimitReached => ("limit_reached", "", "limit_reached"),
-        Verdict::Invalid => ("invalid ", error, "invalid"),
-        Verdict::Unspecified => ("unspecified", "", "unspecified"),
-    };
-    out.write_all(prefix.as_bytes())?;
-    out.write_all(text.as_bytes())?;
-    out.write_all(b"\n")?;
-    Ok(kind)
-}
-
-/// Counts of answers by kind, for the summary line.
-#[derive(Debug, Default)]
-pub struct Tally {
-    /// Answers by kind.
-    pub counts: BTreeMap<&'static str, u64>,
-}
-
-impl Tally {
-    /// Counts one answer of `kind`.
-    pub fn add(&mut self, kind: &'static str) {
-        *self.counts.entry(kind).or_default() += 1;
-    }
-
-    /// How many answers of `kind`.
-    pub fn get(&self, kind: &str) -> u64 {
-        self.counts.get(kind).copied().unwrap_or(0)
-    }
-}
-
-impl std::fmt::Display for Tally {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let total: u64 = self.counts.values().sum();
-        write!(f, "{total} puzzles")?;
-        self.counts
-            .iter()
-            .try_for_each(|(kind, n)| write!(f, ", {n} {kind}"))
-    }
-}
-
 async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
     let endpoints = resolve(&args.servers).await?;
     let url = &endpoints[0];
@@ -468,9 +406,9 @@ async fn grade_one(args: &Args, grade: &GradeArgs) -> anyhow::Result<ExitCode> {
     match client.grade(request).await {
         Ok(answer) => {
             let answer = answer.into_inner();
-            println!("{}", crate::service::grade_line(&answer));
+            println!("{}", super::output::graded(&answer));
             for step in &answer.steps {
-                println!("  {}", crate::service::step_line(step));
+                println!("  {}", super::output::step(step));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -494,7 +432,7 @@ async fn hint_one(args: &Args, hint: &HintArgs) -> anyhow::Result<ExitCode> {
     decorate(&mut request, args)?;
     match client.hint(request).await {
         Ok(answer) => {
-            for line in crate::service::hint_lines(&answer.into_inner()) {
+            for line in super::output::hint_lines(&answer.into_inner()) {
                 println!("{line}");
             }
             Ok(ExitCode::SUCCESS)
@@ -529,7 +467,7 @@ async fn read_puzzles(
         line_number += 1;
         bytes_read.fetch_add(n as u64, Ordering::Relaxed);
         let text = String::from_utf8_lossy(&line);
-        let Some(text) = crate::puzzles::puzzle_text(&text) else {
+        let Some(text) = sudoku_core::puzzle_file::puzzle_text(&text) else {
             continue;
         };
         let endpoint = ((index / CHUNK) % senders.len() as u64) as usize;

@@ -26,7 +26,7 @@ pub use batch::BatchArgs;
 pub use mixed::MixedArgs;
 pub use unary::UnaryArgs;
 
-use crate::config::ServerConfig;
+use sudoku_grpc::config::ServerConfig;
 
 /// Arguments of the `load` subcommand.
 #[derive(Debug, clap::Args)]
@@ -83,7 +83,7 @@ impl Spawned {
             std::net::TcpListener::bind("127.0.0.1:0").context("cannot listen on 127.0.0.1")?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
-        let runtime = crate::sched::runtime()?;
+        let runtime = sudoku_grpc::sched::runtime()?;
         let (stop, stopped) = oneshot::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("server".to_owned())
@@ -93,7 +93,8 @@ impl Spawned {
                     let stopped = async {
                         let _ = stopped.await;
                     };
-                    crate::server::serve(listener, ServerConfig::with_addr(addr), stopped).await?;
+                    sudoku_grpc::server::serve(listener, ServerConfig::with_addr(addr), stopped)
+                        .await?;
                     anyhow::Ok(())
                 })
             })?;
@@ -124,7 +125,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         None
     };
     let url = spawned.as_ref().map_or_else(
-        || crate::client::server_url(&args.server),
+        || super::client::server_url(&args.server),
         |s| s.url.clone(),
     );
     let place = if spawned.is_some() {
@@ -143,9 +144,9 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     result
 }
 
-/// Reads a file's puzzles (see [`crate::puzzles`]), at most `limit` of them.
+/// Reads a file's puzzles (see [`sudoku_core::puzzle_file`]), at most `limit` of them.
 fn read_lines(path: &Path, limit: Option<usize>) -> anyhow::Result<Vec<String>> {
-    let lines = crate::puzzles::read(path, limit)?;
+    let lines = sudoku_core::puzzle_file::read(path, limit)?;
     Ok(lines.into_iter().map(|line| line.text).collect())
 }
 

@@ -11,9 +11,10 @@ use tonic::Streaming;
 
 use super::codec::{Answer, LoadCodec};
 use super::{file_name, print_table, rate, read_lines};
-use crate::client::{CHUNK, Tally, answer_line, connect, describe};
-use crate::grid::Grid;
-use crate::solver::{self, Mode};
+use crate::cli::client::{CHUNK, connect, describe};
+use crate::cli::output::{Tally, answer_line};
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{self, Mode};
 
 /// Arguments of `load batch`.
 #[derive(Debug, clap::Args)]

@@ -1,0 +1,167 @@
+//! Every line the commands print for an answer, written once: solve answers, grades, steps and
+//! hints, whether the answer came from a server or from the core in this process.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use sudoku_grpc::proto::{self, Difficulty, Technique, Verdict};
+
+/// The answer line for a server's answer, in the local `solve` command's format, and its kind for
+/// the summary.
+pub fn answer_line(verdict: Verdict, solution: &str, error: &str) -> (String, &'static str) {
+    let mut line = Vec::new();
+    // Writing to a Vec cannot fail.
+    let kind = write_answer(&mut line, verdict, solution, error).unwrap_or("unspecified");
+    line.pop();
+    (String::from_utf8_lossy(&line).into_owned(), kind)
+}
+
+/// [`answer_line`] written straight to `out`, newline included, without building a string: what
+/// `solve` uses for every line, where the formatting would otherwise cost a tenth of the solving.
+pub fn write_answer(
+    out: &mut impl Write,
+    verdict: Verdict,
+    solution: &str,
+    error: &str,
+) -> std::io::Result<&'static str> {
+    let (prefix, text, kind) = match verdict {
+        Verdict::Unique => ("", solution, "unique"),
+        Verdict::Solved => ("", solution, "solved"),
+        Verdict::Multiple => ("multiple ", solution, "multiple"),
+        Verdict::Unsolvable => ("unsolvable", "", "unsolvable"),
+        Verdict::LimitReached => ("limit_reached", "", "limit_reached"),
+        Verdict::Invalid => ("invalid ", error, "invalid"),
+        Verdict::Unspecified => ("unspecified", "", "unspecified"),
+    };
+    out.write_all(prefix.as_bytes())?;
+    out.write_all(text.as_bytes())?;
+    out.write_all(b"\n")?;
+    Ok(kind)
+}
+
+/// Counts of answers by kind, for the summary line.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Answers by kind.
+    pub counts: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    /// Counts one answer of `kind`.
+    pub fn add(&mut self, kind: &'static str) {
+        *self.counts.entry(kind).or_default() += 1;
+    }
+
+    /// How many answers of `kind`.
+    pub fn get(&self, kind: &str) -> u64 {
+        self.counts.get(kind).copied().unwrap_or(0)
+    }
+}
+
+impl std::fmt::Display for Tally {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let total: u64 = self.counts.values().sum();
+        write!(f, "{total} puzzles")?;
+        self.counts
+            .iter()
+            .try_for_each(|(kind, n)| write!(f, ", {n} {kind}"))
+    }
+}
+
+/// A verdict as one lowercase word: `multiple`, `unsolvable`...
+fn verdict_word(verdict: Verdict) -> String {
+    verdict
+        .as_str_name()
+        .trim_start_matches("VERDICT_")
+        .to_lowercase()
+}
+
+/// A technique's name as the lines print it: `NAKED_SINGLE`.
+fn technique_name(technique: Technique) -> &'static str {
+    technique.as_str_name().trim_start_matches("TECHNIQUE_")
+}
+
+/// One line for a graded puzzle: `EASY 2.3 NAKED_SINGLE` (a `+` after a rating that is a lower
+/// bound), or the verdict of one that is not unique.
+pub fn grade_line(
+    verdict: Verdict,
+    level: Difficulty,
+    rating: f64,
+    lower_bound: bool,
+    hardest: Technique,
+) -> String {
+    if verdict != Verdict::Unique {
+        return verdict_word(verdict);
+    }
+    format!(
+        "{} {rating:.1}{} {}",
+        level.as_str_name().trim_start_matches("DIFFICULTY_"),
+        if lower_bound { "+" } else { "" },
+        technique_name(hardest)
+    )
+}
+
+/// The grade line of a server's answer.
+pub fn graded(answer: &proto::GradeResponse) -> String {
+    grade_line(
+        answer.verdict(),
+        answer.difficulty(),
+        answer.rating,
+        answer.lower_bound,
+        answer.hardest_technique(),
+    )
+}
+
+/// A step in words: `2.3 NAKED_SINGLE: r1c2 has one candidate left: 4.`
+pub fn step_line(rating: f64, technique: Technique, explanation: &str) -> String {
+    format!("{rating:.1} {}: {explanation}", technique_name(technique))
+}
+
+/// A server's step in words, as [`step_line`].
+pub fn step(step: &proto::Step) -> String {
+    step_line(step.rating, step.technique(), &step.explanation)
+}
+
+/// A wrong entry of a player's board, its row and column from 0.
+pub fn mistake_line(row: usize, col: usize, symbol: &str) -> String {
+    format!("mistake: r{}c{} should not be {symbol}", row + 1, col + 1)
+}
+
+/// The lines of a server's hint: the steps, or the mistakes, or `solved`, or the verdict of a
+/// puzzle that is not unique.
+pub fn hint_lines(answer: &proto::HintResponse) -> Vec<String> {
+    if answer.verdict() != Verdict::Unique {
+        return vec![verdict_word(answer.verdict())];
+    }
+    if answer.solved {
+        return vec!["solved".into()];
+    }
+    if !answer.mistakes.is_empty() {
+        return answer
+            .mistakes
+            .iter()
+            .map(|m| mistake_line(m.row as usize, m.col as usize, &m.symbol))
+            .collect();
+    }
+    answer.steps.iter().map(step).collect()
+}
+
+/// The line of a generated puzzle; with `details`, tab-separated after it: its solution, clue
+/// count, seed, level and rating.
+pub fn generated_line(answer: &proto::GenerateResponse, details: bool) -> String {
+    if !details {
+        return answer.puzzle.clone();
+    }
+    format!(
+        "{}\t{}\t{}\t{}\t{}\t{:.1}",
+        answer.puzzle,
+        answer.solution,
+        answer.clues,
+        answer.seed,
+        answer
+            .difficulty()
+            .as_str_name()
+            .trim_start_matches("DIFFICULTY_"),
+        answer.rating
+    )
+}

@@ -1,0 +1,72 @@
+//! Grade: the core's logic engine rates a puzzle the way people solve it. The request is read as
+//! Solve reads one, the puzzle is proved unique first, and the engine runs on the pool with the
+//! call's stop flag and an effort budget.
+
+use sudoku_core::grader::{self, Options};
+use tonic::{Request, Response, Status};
+
+use super::{RpcError, Sudoku};
+use crate::proto::{self, GradeRequest, GradeResponse};
+use crate::wire::{self, Writer};
+
+/// Grades one puzzle.
+pub(super) async fn grade(
+    service: &Sudoku,
+    request: Request<GradeRequest>,
+) -> Result<Response<GradeResponse>, Status> {
+    let deadline = crate::layer::deadline(&request);
+    let request = request.into_inner();
+    let read = wire::read_puzzle(
+        &request.puzzle,
+        request.box_rows,
+        request.box_cols,
+        &request.symbols,
+    )
+    .map_err(RpcError::from)?;
+    let explain = request.include_steps;
+    let max_guesses = service.limits.default_max_guesses;
+    let answer = service
+        .run_unary(deadline, move |cancel| {
+            let puzzle = &read.grid;
+            let write = Writer::of(&read);
+            let graded = (|| {
+                let mut response = GradeResponse {
+                    clues: puzzle.givens() as u32,
+                    ..Default::default()
+                };
+                let solution = match grader::unique_solution(puzzle, max_guesses, Some(cancel))? {
+                    Ok(solution) => solution,
+                    Err(verdict) => {
+                        response.verdict = proto::Verdict::from(verdict).into();
+                        return Ok(response);
+                    }
+                };
+                let options = Options {
+                    explain,
+                    budget: grader::DEFAULT_BUDGET,
+                    cancel: Some(cancel),
+                };
+                let grade = grader::grade(puzzle, &solution, &options)?;
+                response.verdict = proto::Verdict::Unique.into();
+                response.difficulty = proto::Difficulty::from(grade.difficulty).into();
+                response.rating = wire::rating(grade.rating);
+                response.hardest_technique = proto::Technique::from(grade.hardest).into();
+                response.lower_bound = grade.lower_bound;
+                response.techniques = grade
+                    .counts
+                    .iter()
+                    .map(|&(t, count)| proto::TechniqueCount {
+                        technique: proto::Technique::from(t).into(),
+                        count,
+                    })
+                    .collect();
+                if explain {
+                    response.steps = grade.steps.iter().map(|s| write.step(s)).collect();
+                }
+                Ok::<_, RpcError>(response)
+            })();
+            super::unless_stopped(graded, cancel)
+        })
+        .await??;
+    Ok(Response::new(answer))
+}

@@ -1,0 +1,81 @@
+//! Hint: the next step for a player's board, from the same logic engine as Grade; or the entries
+//! that are wrong. The puzzle is read as Solve reads one, the board in the puzzle's shape and
+//! alphabet.
+
+use sudoku_core::grader::{self, Options};
+use sudoku_core::grid::Grid;
+use sudoku_core::hint::{self, Hint};
+use sudoku_core::text::Format;
+use tonic::{Request, Response, Status};
+
+use super::{RpcError, Sudoku};
+use crate::proto::{self, HintRequest, HintResponse};
+use crate::wire::{self, BadField, Writer};
+
+/// The next step for a player's board.
+pub(super) async fn hint(
+    service: &Sudoku,
+    request: Request<HintRequest>,
+) -> Result<Response<HintResponse>, Status> {
+    let deadline = crate::layer::deadline(&request);
+    let request = request.into_inner();
+    let read = wire::read_puzzle(
+        &request.puzzle,
+        request.box_rows,
+        request.box_cols,
+        &request.symbols,
+    )
+    .map_err(RpcError::from)?;
+    let progress = if request.progress.trim().is_empty() {
+        read.grid.clone()
+    } else {
+        // The board in the puzzle's shape and alphabet; its clashes are mistakes, not errors.
+        let format = Format {
+            shape: Some(read.grid.shape()),
+            symbols: Some(read.symbols),
+        };
+        Grid::read(&request.progress, &format)
+            .map_err(|e| {
+                RpcError::from(BadField {
+                    field: "progress",
+                    message: format!("progress: {e}"),
+                })
+            })?
+            .grid
+    };
+    let max_guesses = service.limits.default_max_guesses;
+    let answer = service
+        .run_unary(deadline, move |cancel| {
+            let puzzle = &read.grid;
+            let write = Writer::of(&read);
+            let hinted = (|| {
+                let mut response = HintResponse::default();
+                let solution = match grader::unique_solution(puzzle, max_guesses, Some(cancel))? {
+                    Ok(solution) => solution,
+                    Err(verdict) => {
+                        response.verdict = proto::Verdict::from(verdict).into();
+                        return Ok(response);
+                    }
+                };
+                response.verdict = proto::Verdict::Unique.into();
+                let options = Options {
+                    explain: true,
+                    budget: grader::DEFAULT_BUDGET,
+                    cancel: Some(cancel),
+                };
+                match hint::hint(puzzle, &progress, &solution, &options)? {
+                    Hint::Solved => response.solved = true,
+                    Hint::Mistakes(mistakes) => {
+                        response.mistakes = mistakes.iter().map(|&c| write.cell(c)).collect()
+                    }
+                    Hint::Steps(steps) => {
+                        response.steps = steps.iter().map(|s| write.step(s)).collect()
+                    }
+                }
+                Ok::<_, RpcError>(response)
+            })();
+            super::unless_stopped(hinted, cancel)
+        })
+        .await??;
+    Ok(Response::new(answer))
+}

@@ -1,0 +1,262 @@
+//! Every conversion between `sudoku.v1` messages and the core's types, once. Request fields become
+//! the core's own types through the core's own validation, so every RPC reads a shape, an alphabet
+//! or a puzzle by the same rules and with the same messages; answers are written back in the
+//! request's shape and alphabet.
+
+use sudoku_core::candidates::Candidate;
+use sudoku_core::generator::{Generated, Rated, Symmetry};
+use sudoku_core::grader::Difficulty;
+use sudoku_core::grid::{Grid, Shape};
+use sudoku_core::solver::Verdict;
+use sudoku_core::strategy::{Step, Technique};
+use sudoku_core::symbols::Symbols;
+use sudoku_core::text::{Format, Notation, ParseError, PuzzleError, Read};
+
+use crate::proto;
+
+/// A request field that does not hold what the contract allows: `field` names it, for
+/// `google.rpc.BadRequest`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct BadField {
+    /// The field at fault.
+    pub field: &'static str,
+    /// What is wrong with it, and what it may hold.
+    pub message: String,
+}
+
+/// The format a request states with `box_rows`, `box_cols` and `symbols` (both box sizes 0 and empty
+/// symbols: inferred from the text), read by the core's rules.
+pub fn format(box_rows: u32, box_cols: u32, symbols: &str) -> Result<Format, ParseError> {
+    Format::new(box_rows, box_cols, symbols)
+}
+
+/// Reads a request's puzzle in the shape and alphabet it states: the one way every RPC turns puzzle
+/// fields into a grid.
+pub fn read_puzzle(
+    puzzle: &str,
+    box_rows: u32,
+    box_cols: u32,
+    symbols: &str,
+) -> Result<Read, PuzzleError> {
+    Grid::read_puzzle(puzzle, &format(box_rows, box_cols, symbols)?)
+}
+
+/// The request field a puzzle's error is about.
+pub fn faulty_field(err: &PuzzleError) -> &'static str {
+    match err {
+        PuzzleError::Parse(ParseError::UnsupportedShape { .. }) => "box_rows",
+        PuzzleError::Parse(ParseError::Symbols(_) | ParseError::SymbolsDoNotFit { .. }) => {
+            "symbols"
+        }
+        _ => "puzzle",
+    }
+}
+
+/// The shape and alphabet of a request that makes grids rather than reads them (Generate): both box
+/// sizes 0 mean 9x9; otherwise as [`format`] reads them, with the same messages.
+pub fn shape_and_symbols(
+    box_rows: u32,
+    box_cols: u32,
+    symbols: &str,
+) -> Result<(Shape, Symbols), BadField> {
+    let (box_rows, box_cols) = match (box_rows, box_cols) {
+        (0, 0) => (3, 3),
+        given => given,
+    };
+    let format = format(box_rows, box_cols, symbols).map_err(|e| BadField {
+        field: faulty_field(&PuzzleError::Parse(e.clone())),
+        message: e.to_string(),
+    })?;
+    let shape = format.shape.unwrap_or(Shape::NINE);
+    Ok((shape, format.symbols.unwrap_or(Symbols::of(shape))))
+}
+
+/// The core's symmetry for the wire's number.
+pub fn symmetry(number: i32) -> Result<Symmetry, BadField> {
+    Ok(match proto::Symmetry::try_from(number) {
+        Ok(proto::Symmetry::Unspecified) => Symmetry::None,
+        Ok(proto::Symmetry::Rotate180) => Symmetry::Rotate180,
+        Ok(proto::Symmetry::Rotate90) => Symmetry::Rotate90,
+        Ok(proto::Symmetry::Mirror) => Symmetry::Mirror,
+        Ok(proto::Symmetry::Flip) => Symmetry::Flip,
+        Ok(proto::Symmetry::Diagonal) => Symmetry::Diagonal,
+        Ok(proto::Symmetry::AntiDiagonal) => Symmetry::AntiDiagonal,
+        Err(_) => {
+            return Err(BadField {
+                field: "symmetry",
+                message: format!("unknown symmetry {number}"),
+            });
+        }
+    })
+}
+
+/// The core's level for the wire's number; `None` for any level.
+pub fn difficulty(number: i32) -> Result<Option<Difficulty>, BadField> {
+    Ok(match proto::Difficulty::try_from(number) {
+        Ok(proto::Difficulty::Unspecified) => None,
+        Ok(proto::Difficulty::Beginner) => Some(Difficulty::Beginner),
+        Ok(proto::Difficulty::Easy) => Some(Difficulty::Easy),
+        Ok(proto::Difficulty::Medium) => Some(Difficulty::Medium),
+        Ok(proto::Difficulty::Hard) => Some(Difficulty::Hard),
+        Ok(proto::Difficulty::Expert) => Some(Difficulty::Expert),
+        Ok(proto::Difficulty::Extreme) => Some(Difficulty::Extreme),
+        Err(_) => {
+            return Err(BadField {
+                field: "difficulty",
+                message: format!("unknown difficulty {number}"),
+            });
+        }
+    })
+}
+
+impl From<Verdict> for proto::Verdict {
+    fn from(verdict: Verdict) -> proto::Verdict {
+        match verdict {
+            Verdict::Unique => proto::Verdict::Unique,
+            Verdict::Multiple => proto::Verdict::Multiple,
+            Verdict::Unsolvable => proto::Verdict::Unsolvable,
+            Verdict::Solved => proto::Verdict::Solved,
+            Verdict::LimitReached => proto::Verdict::LimitReached,
+            // Only a request that has gone away is cancelled, and nobody is left to read its answer.
+            Verdict::Cancelled => proto::Verdict::Unspecified,
+        }
+    }
+}
+
+impl From<Difficulty> for proto::Difficulty {
+    fn from(difficulty: Difficulty) -> proto::Difficulty {
+        match difficulty {
+            Difficulty::Beginner => proto::Difficulty::Beginner,
+            Difficulty::Easy => proto::Difficulty::Easy,
+            Difficulty::Medium => proto::Difficulty::Medium,
+            Difficulty::Hard => proto::Difficulty::Hard,
+            Difficulty::Expert => proto::Difficulty::Expert,
+            Difficulty::Extreme => proto::Difficulty::Extreme,
+        }
+    }
+}
+
+impl From<Symmetry> for proto::Symmetry {
+    fn from(symmetry: Symmetry) -> proto::Symmetry {
+        match symmetry {
+            Symmetry::None => proto::Symmetry::Unspecified,
+            Symmetry::Rotate180 => proto::Symmetry::Rotate180,
+            Symmetry::Rotate90 => proto::Symmetry::Rotate90,
+            Symmetry::Mirror => proto::Symmetry::Mirror,
+            Symmetry::Flip => proto::Symmetry::Flip,
+            Symmetry::Diagonal => proto::Symmetry::Diagonal,
+            Symmetry::AntiDiagonal => proto::Symmetry::AntiDiagonal,
+        }
+    }
+}
+
+impl From<Technique> for proto::Technique {
+    fn from(technique: Technique) -> proto::Technique {
+        use proto::Technique as P;
+        match technique {
+            Technique::FullHouse => P::FullHouse,
+            Technique::HiddenSingle => P::HiddenSingle,
+            Technique::DirectPointing => P::DirectPointing,
+            Technique::DirectClaiming => P::DirectClaiming,
+            Technique::DirectHiddenPair => P::DirectHiddenPair,
+            Technique::NakedSingle => P::NakedSingle,
+            Technique::DirectHiddenTriple => P::DirectHiddenTriple,
+            Technique::Pointing => P::Pointing,
+            Technique::Claiming => P::Claiming,
+            Technique::NakedPair => P::NakedPair,
+            Technique::XWing => P::XWing,
+            Technique::HiddenPair => P::HiddenPair,
+            Technique::NakedTriple => P::NakedTriple,
+            Technique::Swordfish => P::Swordfish,
+            Technique::HiddenTriple => P::HiddenTriple,
+            Technique::XyWing => P::XyWing,
+            Technique::XyzWing => P::XyzWing,
+            Technique::UniqueRectangle => P::UniqueRectangle,
+            Technique::NakedQuad => P::NakedQuad,
+            Technique::Jellyfish => P::Jellyfish,
+            Technique::HiddenQuad => P::HiddenQuad,
+            Technique::BugPlusOne => P::BugPlusOne,
+            Technique::Skyscraper => P::Skyscraper,
+            Technique::TwoStringKite => P::TwoStringKite,
+            Technique::XChain => P::XChain,
+            Technique::XyChain => P::XyChain,
+            Technique::ForcingChain => P::ForcingChain,
+            Technique::Guess => P::Guess,
+        }
+    }
+}
+
+/// A rating in tenths as the wire's double.
+pub fn rating(tenths: u16) -> f64 {
+    f64::from(tenths) / 10.0
+}
+
+/// Writes the core's values the way a request wrote its cells: in its alphabet, or as numbers when
+/// its cells were numbers.
+#[derive(Clone, Copy, Debug)]
+pub struct Writer {
+    side: usize,
+    symbols: Symbols,
+    numbers: bool,
+}
+
+impl Writer {
+    /// The writer for answers to the puzzle `read`.
+    pub fn of(read: &Read) -> Writer {
+        Writer {
+            side: read.grid.shape().side(),
+            symbols: read.symbols,
+            numbers: read.notation == Notation::Numbers,
+        }
+    }
+
+    /// One value as the request would write it.
+    pub fn symbol(&self, value: u8) -> String {
+        if self.numbers {
+            value.to_string()
+        } else {
+            self.symbols.symbol(value).to_string()
+        }
+    }
+
+    /// A cell and a value of it.
+    pub fn cell(&self, candidate: Candidate) -> proto::CellSymbol {
+        proto::CellSymbol {
+            row: (candidate.cell / self.side) as u32,
+            col: (candidate.cell % self.side) as u32,
+            symbol: self.symbol(candidate.value),
+        }
+    }
+
+    /// A step of the logic engine, explained in the request's symbols.
+    pub fn step(&self, step: &Step) -> proto::Step {
+        proto::Step {
+            technique: proto::Technique::from(step.technique).into(),
+            rating: rating(step.rating),
+            placements: step.placements.iter().map(|&c| self.cell(c)).collect(),
+            eliminations: step.eliminations.iter().map(|&c| self.cell(c)).collect(),
+            evidence: step.evidence.iter().map(|&c| self.cell(c)).collect(),
+            explanation: step.explanation(|v| self.symbol(v)),
+        }
+    }
+}
+
+/// A generated puzzle as Generate answers it: the puzzle at `index` of its call, made from `seed`,
+/// written in `symbols`.
+pub fn generated(
+    index: u64,
+    seed: u64,
+    made: &Generated<Rated>,
+    symbols: &Symbols,
+) -> proto::GenerateResponse {
+    proto::GenerateResponse {
+        index,
+        puzzle: symbols.write(&made.puzzle),
+        solution: symbols.write(&made.solution),
+        clues: u32::try_from(made.puzzle.givens()).unwrap_or(u32::MAX),
+        difficulty: proto::Difficulty::from(made.rating.difficulty).into(),
+        rating: rating(made.rating.rating),
+        seed,
+    }
+}
