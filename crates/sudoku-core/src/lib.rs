@@ -57,10 +57,12 @@
 
 pub mod candidates;
 pub mod canonicalization;
+mod error;
 pub mod generator;
 pub mod grader;
 pub mod grid;
 pub mod hint;
+mod shape;
 pub mod solver;
 pub mod strategy;
 pub mod symbols;
