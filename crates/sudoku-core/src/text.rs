@@ -217,7 +217,15 @@ impl Grid {
             }
             None => match Shape::for_cells(found) {
                 Some(shape) => shape,
-                None => return Err(unknown_size(text, found, numbers, format)),
+                // The count is named before any character: without a shape there is no alphabet
+                // to hold a character against, and guessing one from the nearest count would
+                // call a symbol of the intended size foreign.
+                None => {
+                    return Err(ParseError::UnknownSize {
+                        found,
+                        nearest: Shape::nearest_count(found),
+                    });
+                }
             },
         };
         let symbols = match format.symbols {
@@ -330,20 +338,6 @@ fn read_symbols(text: &str, shape: Shape, symbols: &Symbols) -> Result<Vec<u8>, 
         });
     }
     Ok(cells)
-}
-
-/// The error for a text whose count of cells no grid has. A character that the nearest grid's
-/// alphabet (or the one given) does not hold is named first, with the cell it would fill there: the
-/// likelier fault, and the more precise message.
-fn unknown_size(text: &str, found: usize, numbers: bool, format: &Format) -> ParseError {
-    let nearest = Shape::nearest_count(found);
-    if !numbers && let Some(shape) = Shape::for_cells(nearest) {
-        let symbols = format.symbols.unwrap_or_else(|| Symbols::of(shape));
-        if let Err(e @ ParseError::InvalidCharacter { .. }) = read_symbols(text, shape, &symbols) {
-            return e;
-        }
-    }
-    ParseError::UnknownSize { found, nearest }
 }
 
 /// The cells of `text` written as numbers, which [`Survey`] found to be `shape.cells()` runs of one or
@@ -482,6 +476,51 @@ mod tests {
                  expected a digit 1-9, or '.' or '0' for a blank"
             );
         }
+    }
+
+    #[test]
+    fn a_count_no_shape_has_is_named_before_any_character() {
+        // 200 cells of 16x16 text: the nearest count is 196 (14x14), whose alphabet stops at E, but
+        // the fault is the count, and 'G' only looks foreign because of it.
+        let text: String = "123456789ABCDE.G".chars().cycle().take(200).collect();
+        let err = Grid::read(&text, &Format::default()).unwrap_err();
+        assert_eq!(
+            err,
+            ParseError::UnknownSize {
+                found: 200,
+                nearest: 196
+            }
+        );
+        assert!(
+            err.to_string()
+                .starts_with("expected 196 cells, found 200: a grid has 16 (4x4), "),
+            "{err}"
+        );
+        // So too when no alphabet holds the character, and in another alphabet given without a shape.
+        for (text, format) in [
+            ("12x", Format::default()),
+            ("not a puzzle", Format::default()),
+            ("abcz", Format::new(0, 0, "0123456789abcdef").unwrap()),
+        ] {
+            let found = text.chars().filter(|&ch| !is_layout(ch)).count();
+            assert_eq!(
+                Grid::read(text, &format).unwrap_err(),
+                ParseError::UnknownSize {
+                    found,
+                    nearest: Shape::nearest_count(found)
+                },
+                "{text:?}"
+            );
+        }
+        // A shape given: the count is checked against it before any character.
+        let nine = Format::new(3, 3, "").unwrap();
+        assert_eq!(
+            Grid::read(&text, &nine).unwrap_err(),
+            ParseError::WrongCellCount {
+                found: 200,
+                expected: 81
+            }
+        );
     }
 
     #[test]
