@@ -85,6 +85,7 @@ pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
 
 /// Solves a 9x9 `puzzle` on the portable path whatever the CPU: the reference the fast path is tested
 /// against.
+#[cfg(any(test, feature = "reference"))]
 pub(super) fn solve_portable(puzzle: &Grid, options: &Options<'_>) -> Outcome {
     with_stack(|stack| search::<false>(puzzle, options, stack))
 }
