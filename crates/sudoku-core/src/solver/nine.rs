@@ -47,7 +47,7 @@
 
 mod band;
 mod branch;
-/// Searches from caller-kept givens, with a digit excluded at a cell, for the generator's digger.
+// Searches from caller-kept givens, with a digit excluded at a cell, for the generator's digger.
 pub(super) mod dig;
 #[cfg(target_arch = "x86_64")]
 mod lanes;
@@ -111,7 +111,7 @@ fn has_v3() -> bool {
         && std::arch::is_x86_feature_detected!("popcnt")
 }
 
-/// [`search`] compiled for x86-64-v3: `pext` for band consistency, `tzcnt`/`blsr`/`popcnt` for the
+/// [`search()`] compiled for x86-64-v3: `pext` for band consistency, `tzcnt`/`blsr`/`popcnt` for the
 /// bit loops, AVX2 where the compiler vectorizes. Everything it calls is `#[inline(always)]`, so the
 /// whole search is compiled with these features.
 #[cfg(target_arch = "x86_64")]
