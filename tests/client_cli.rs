@@ -369,7 +369,7 @@ async fn local_solve_answers_each_line_and_flags_invalid_ones() {
     assert_eq!(answers.len(), 3, "{stdout}");
     assert_eq!(answers[0], CLASSIC_SOLUTION);
     assert!(
-        answers[1].starts_with("invalid invalid character 'b'"),
+        answers[1].starts_with("invalid expected 16 cells, found 3"),
         "{}",
         answers[1]
     );
@@ -413,7 +413,7 @@ async fn canon_prints_keys_locally_and_through_a_server() {
         );
     }
     assert!(
-        lines[puzzles.len()].starts_with("invalid invalid character 'n'"),
+        lines[puzzles.len()].starts_with("invalid expected 16 cells, found 10"),
         "{stdout}"
     );
 }

@@ -391,6 +391,7 @@ pub fn canonicalize(grid: &Grid) -> Result<Canonical, CanonicalizeError> {
 }
 
 /// Every permutation of 0-8 that keeps blocks of three (bands or stacks) together: 1,296 of them.
+#[cfg(any(test, feature = "reference"))]
 fn block_permutations() -> Vec<[u8; 9]> {
     const ORDERS: [[u8; 3]; 6] = [
         [0, 1, 2],
@@ -423,7 +424,8 @@ fn block_permutations() -> Vec<[u8; 9]> {
 /// The min-lex form by its definition, executed: every one of the 3,359,232 arrangements (transposed
 /// or not, 1,296 row and 1,296 column permutations), each relabelled by first appearance, abandoned as
 /// soon as it is larger than the best so far. Tens of milliseconds a grid: the reference that tests
-/// and the benchmark's baseline compare [`canonicalize`] with.
+/// and the benchmark's baseline compare [`canonicalize`] with (feature `reference`).
+#[cfg(any(test, feature = "reference"))]
 pub fn min_lex_by_brute_force(grid: &Grid) -> Result<Grid, CanonicalizeError> {
     let cells = nine_cells(grid)?;
     let perms = block_permutations();

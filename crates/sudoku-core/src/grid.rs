@@ -1,211 +1,12 @@
-//! Sudoku grids: shapes, cells, units, the grid type and the check for clashing givens.
+//! Sudoku grids: the grid type and the check for clashing givens.
 //!
-//! A grid carries its [`Shape`], so every size from 4x4 to 25x25 passes through the same types. Reading
-//! and writing text is in [`crate::text`] (its errors are re-exported here) and alphabets in
-//! [`crate::symbols`].
+//! A grid carries its [`Shape`], so every size from 4x4 to 25x25 passes through the same types. The
+//! geometry ([`Shape`], [`Cell`], [`Unit`]) and the errors are re-exported here from their own
+//! modules; reading and writing text is in [`crate::text`] and alphabets in [`crate::symbols`].
 
-use std::fmt;
-use std::str::FromStr;
-
+pub use crate::error::{Conflict, ParseError, PuzzleError};
+pub use crate::shape::{Cell, Shape, Unit};
 use crate::symbols::Symbols;
-pub use crate::text::{ParseError, PuzzleError};
-
-/// The shape of a grid: boxes of `box_rows` x `box_cols` cells, so `N = box_rows * box_cols` symbols
-/// and a side of `N` cells. Every shape with N from 4 to 25 and boxes at least 2 cells each way is
-/// supported, in both orientations (6x6 has 2x3 and 3x2 boxes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Shape {
-    box_rows: u8,
-    box_cols: u8,
-}
-
-impl Shape {
-    /// The classic 9x9 grid of 3x3 boxes.
-    pub const NINE: Shape = Shape {
-        box_rows: 3,
-        box_cols: 3,
-    };
-
-    /// The fewest symbols a supported shape has (4x4).
-    pub const MIN_SIDE: usize = 4;
-
-    /// The most symbols a supported shape has (25x25).
-    pub const MAX_SIDE: usize = 25;
-
-    /// The shape with boxes of `box_rows` x `box_cols` cells; `None` unless both are at least 2 and
-    /// the side `box_rows * box_cols` is from 4 to 25.
-    pub fn new(box_rows: usize, box_cols: usize) -> Option<Shape> {
-        let side = box_rows.checked_mul(box_cols)?;
-        let fits =
-            box_rows >= 2 && box_cols >= 2 && (Self::MIN_SIDE..=Self::MAX_SIDE).contains(&side);
-        // Both fit in a byte: each is at most 12 when the other is at least 2 and the product at most 25.
-        fits.then_some(Shape {
-            box_rows: box_rows as u8,
-            box_cols: box_cols as u8,
-        })
-    }
-
-    /// The square shape with boxes of `box_size` x `box_size` cells, for box sizes 2 to 5 (4x4 to
-    /// 25x25 grids).
-    pub fn with_box_size(box_size: u8) -> Option<Shape> {
-        Shape::new(usize::from(box_size), usize::from(box_size))
-    }
-
-    /// The shape a grid of side `side` has when none is given: the square box for 4, 9, 16 and 25,
-    /// otherwise the wide box (rows < columns) closest to square, so 6 is 2x3 and 12 is 3x4. `None`
-    /// for a side no shape has (below 4, above 25, or prime).
-    pub fn for_side(side: usize) -> Option<Shape> {
-        let box_rows = (2..=side)
-            .take_while(|r| r * r <= side)
-            .filter(|r| side.is_multiple_of(*r))
-            .last()?;
-        Shape::new(box_rows, side / box_rows)
-    }
-
-    /// The shape of a grid of `cells` cells when none is given ([`Shape::for_side`]); `None` unless
-    /// `cells` is the square of a side some shape has.
-    pub fn for_cells(cells: usize) -> Option<Shape> {
-        let side = cells.isqrt();
-        if side * side != cells {
-            return None;
-        }
-        Shape::for_side(side)
-    }
-
-    /// The sides a shape has, smallest first: 4, 6, 8, 9, 10, 12, 14, 15, 16, 18, 20, 21, 22, 24, 25.
-    pub fn sides() -> impl Iterator<Item = usize> {
-        (Shape::MIN_SIDE..=Shape::MAX_SIDE).filter(|&side| Shape::for_side(side).is_some())
-    }
-
-    /// The count of cells of a grid nearest to `cells` (the smaller on a tie): what a text of
-    /// `cells` cells most likely meant.
-    pub fn nearest_count(cells: usize) -> usize {
-        Shape::sides()
-            .map(|side| side * side)
-            .min_by_key(|&count| count.abs_diff(cells))
-            .unwrap_or(Shape::NINE.cells())
-    }
-
-    /// Rows of cells in one box.
-    pub fn box_rows(self) -> usize {
-        usize::from(self.box_rows)
-    }
-
-    /// Columns of cells in one box.
-    pub fn box_cols(self) -> usize {
-        usize::from(self.box_cols)
-    }
-
-    /// Cells along one side of the grid, which is also the number of symbols.
-    pub fn side(self) -> usize {
-        self.box_rows() * self.box_cols()
-    }
-
-    /// Cells in the whole grid.
-    pub fn cells(self) -> usize {
-        self.side() * self.side()
-    }
-
-    /// The position of the cell at `index` in row-major order.
-    pub fn cell(self, index: usize) -> Cell {
-        Cell {
-            row: index / self.side(),
-            col: index % self.side(),
-        }
-    }
-
-    /// The row, column and box that hold `cell`, in that order.
-    pub fn units_of(self, cell: Cell) -> [Unit; 3] {
-        [
-            Unit::Row(cell.row),
-            Unit::Column(cell.col),
-            Unit::Box(self.box_of(cell)),
-        ]
-    }
-
-    /// The box (numbered from 0, row-major) that holds `cell`. A row of boxes holds
-    /// `side / box_cols = box_rows` boxes.
-    pub fn box_of(self, cell: Cell) -> usize {
-        (cell.row / self.box_rows()) * self.box_rows() + cell.col / self.box_cols()
-    }
-}
-
-impl fmt::Display for Shape {
-    /// `9x9 (3x3 boxes)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let side = self.side();
-        write!(
-            f,
-            "{side}x{side} ({}x{} boxes)",
-            self.box_rows, self.box_cols
-        )
-    }
-}
-
-/// A cell's position, numbered from 0 (displayed from 1, as people count).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Cell {
-    /// Row, from 0 at the top.
-    pub row: usize,
-    /// Column, from 0 at the left.
-    pub col: usize,
-}
-
-impl fmt::Display for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "row {}, column {}", self.row + 1, self.col + 1)
-    }
-}
-
-/// A row, column or box of the grid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Unit {
-    /// A row, numbered from 0.
-    Row(usize),
-    /// A column, numbered from 0.
-    Column(usize),
-    /// A box, numbered from 0 in row-major order.
-    Box(usize),
-}
-
-impl Unit {
-    /// The unit's number among those of its kind, from 0.
-    pub fn number(self) -> usize {
-        match self {
-            Unit::Row(i) | Unit::Column(i) | Unit::Box(i) => i,
-        }
-    }
-}
-
-impl fmt::Display for Unit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Unit::Row(i) => write!(f, "row {}", i + 1),
-            Unit::Column(i) => write!(f, "column {}", i + 1),
-            Unit::Box(i) => write!(f, "box {}", i + 1),
-        }
-    }
-}
-
-/// Two givens with the same value in one row, column or box.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{} {symbol} appears twice in {unit}: at {first} and at {second}",
-    if .symbol.is_ascii_digit() { "digit" } else { "symbol" }
-)]
-pub struct Conflict {
-    /// The repeated value, 1 to the side.
-    pub digit: u8,
-    /// The value's symbol in the alphabet the grid was read in (the standard one when the grid was
-    /// not read from text).
-    pub symbol: char,
-    /// The unit that holds it twice.
-    pub unit: Unit,
-    /// The first of the two cells, in row-major order.
-    pub first: Cell,
-    /// The second of the two cells.
-    pub second: Cell,
-}
 
 /// A grid of cells in row-major order: 0 is a blank, 1 to `side` a digit.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -333,18 +134,6 @@ impl Grid {
         clash != 0
     }
 
-    /// The grid as one line, as [`Display`](fmt::Display) writes it, built without the formatting
-    /// machinery: every answer the service sends is one.
-    pub fn to_line(&self) -> String {
-        self.write_line(String::new())
-    }
-
-    /// [`Grid::to_line`], written into `buffer` (cleared first), so a caller with a string to spare
-    /// saves an allocation.
-    pub fn write_line(&self, buffer: String) -> String {
-        Symbols::of(self.shape).write_into(self, buffer)
-    }
-
     /// True when this grid is full, breaks no rule, and keeps every given of `puzzle`.
     pub fn solves(&self, puzzle: &Grid) -> bool {
         self.shape == puzzle.shape
@@ -355,27 +144,6 @@ impl Grid {
                 .iter()
                 .zip(&self.cells)
                 .all(|(&given, &value)| given == 0 || given == value)
-    }
-}
-
-/// One line, no layout: `.` for blanks, so a full grid is just its digits.
-impl fmt::Display for Grid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_line())
-    }
-}
-
-impl fmt::Debug for Grid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Grid({self})")
-    }
-}
-
-impl FromStr for Grid {
-    type Err = ParseError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Grid::parse(s)
     }
 }
 

@@ -57,11 +57,13 @@
 
 pub mod candidates;
 pub mod canonicalization;
+mod error;
 pub mod generator;
 pub mod grader;
 pub mod grid;
 pub mod hint;
 pub mod puzzle_file;
+mod shape;
 pub mod solver;
 pub mod strategy;
 pub mod symbols;

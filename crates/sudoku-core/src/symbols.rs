@@ -7,8 +7,13 @@
 
 use std::fmt;
 
-use crate::grid::{Grid, Shape};
-use crate::text::is_layout;
+use crate::shape::Shape;
+
+/// Characters that only lay a grid out and are skipped when reading one. Here, beside the alphabets,
+/// because no symbol may be one.
+pub(crate) fn is_layout(ch: char) -> bool {
+    ch.is_whitespace() || matches!(ch, '|' | '-' | '+' | ',' | '"' | '[' | ']')
+}
 
 /// The standard symbols, in value order: the first N are the alphabet of a grid of side N.
 const STANDARD: &[u8; Shape::MAX_SIDE] = b"123456789ABCDEFGHIJKLMNOP";
@@ -146,7 +151,8 @@ impl Symbols {
         char::from(self.byte(value))
     }
 
-    fn byte(&self, value: u8) -> u8 {
+    /// [`Symbols::symbol`] as an ASCII byte.
+    pub(crate) fn byte(&self, value: u8) -> u8 {
         match value {
             1.. if value <= self.len => self.chars[usize::from(value - 1)],
             _ => b'.',
@@ -185,21 +191,6 @@ impl Symbols {
             table[usize::from(byte.to_ascii_lowercase())] = value;
         }
         table
-    }
-
-    /// `grid` in this alphabet, one symbol a cell, `.` for blanks.
-    pub fn write(&self, grid: &Grid) -> String {
-        self.write_into(grid, String::new())
-    }
-
-    /// [`Symbols::write`] into `buffer` (cleared first), so a caller with a string to spare saves an
-    /// allocation.
-    pub fn write_into(&self, grid: &Grid, buffer: String) -> String {
-        let mut line = buffer.into_bytes();
-        line.clear();
-        line.extend(grid.cells().iter().map(|&v| self.byte(v)));
-        // Every symbol is ASCII.
-        String::from_utf8(line).unwrap_or_default()
     }
 }
 

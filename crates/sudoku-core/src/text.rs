@@ -14,14 +14,13 @@
 //! others take the wide box (rows < columns): 36 cells are 6x6 of 2x3 boxes, 144 are 12x12 of 3x4.
 
 use std::fmt;
+use std::str::FromStr;
 
-use crate::grid::{Cell, Conflict, Grid, Shape};
-use crate::symbols::{BLANK, INVALID, LAYOUT, Symbols, SymbolsError};
-
-/// Characters that only lay a grid out and are skipped when reading one.
-pub(crate) fn is_layout(ch: char) -> bool {
-    ch.is_whitespace() || matches!(ch, '|' | '-' | '+' | ',' | '"' | '[' | ']')
-}
+use crate::error::Conflict;
+pub use crate::error::{ParseError, PuzzleError};
+use crate::grid::Grid;
+use crate::shape::Shape;
+use crate::symbols::{BLANK, INVALID, LAYOUT, Symbols, is_layout};
 
 /// What a caller knows of a grid's text before reading it: its shape and alphabet, when given.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,131 +100,55 @@ pub fn write_numbers(grid: &Grid) -> String {
     values.join(" ")
 }
 
-/// Why a puzzle's text could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ParseError {
-    /// A character that is neither a symbol, a blank, nor layout.
-    #[error(
-        "invalid character {ch:?} at position {} of the text{}: expected {}",
-        .position + 1,
-        .cell.map(|c| format!(" ({c})")).unwrap_or_default(),
-        Expected(.symbols)
-    )]
-    InvalidCharacter {
-        /// The offending character.
-        ch: char,
-        /// Its position in the text, counted in characters from 0.
-        position: usize,
-        /// The cell it would have filled, if the grid was not already full.
-        cell: Option<Cell>,
-        /// The alphabet the text was read in.
-        symbols: Symbols,
-    },
-    /// In the numbers form, a number above the grid's side.
-    #[error(
-        "number {number} at position {} of the text ({cell}) is out of range: expected 1 to {side}, \
-         or 0 or '.' for a blank",
-        .position + 1
-    )]
-    NumberOutOfRange {
-        /// The number.
-        number: u8,
-        /// Its position in the text, counted in characters from 0.
-        position: usize,
-        /// The cell it fills.
-        cell: Cell,
-        /// The grid's side, the largest number allowed.
-        side: usize,
-    },
-    /// The text holds more or fewer cells than the grid of the shape asked for.
-    #[error("expected {expected} cells, found {found}")]
-    WrongCellCount {
-        /// Cells the text held.
-        found: usize,
-        /// Cells the grid has.
-        expected: usize,
-    },
-    /// No shape was given, and the text holds a count of cells that no grid has.
-    #[error(
-        "expected {nearest} cells, found {found}: a grid has {} cells",
-        AcceptedCounts
-    )]
-    UnknownSize {
-        /// Cells the text held.
-        found: usize,
-        /// The accepted count nearest to it.
-        nearest: usize,
-    },
-    /// A shape that is not supported.
-    #[error(
-        "boxes of {box_rows}x{box_cols} cells are not supported: give both box sizes as 0 (the shape \
-         follows from the count of cells), or both at least 2 with 4 to 25 cells a box"
-    )]
-    UnsupportedShape {
-        /// Rows of cells in a box, as given.
-        box_rows: u32,
-        /// Columns of cells in a box, as given.
-        box_cols: u32,
-    },
-    /// The alphabet given is not one.
-    #[error(transparent)]
-    Symbols(#[from] SymbolsError),
-    /// The alphabet given has another length than the grid's side.
-    #[error(
-        "the symbols hold {symbols} characters, but a {shape} grid has {} values",
-        .shape.side()
-    )]
-    SymbolsDoNotFit {
-        /// How many symbols were given.
-        symbols: usize,
-        /// The grid's shape.
-        shape: Shape,
-    },
-}
+impl Symbols {
+    /// `grid` in this alphabet, one symbol a cell, `.` for blanks.
+    pub fn write(&self, grid: &Grid) -> String {
+        self.write_into(grid, String::new())
+    }
 
-/// Why a puzzle cannot be accepted: its text is unreadable, or its givens clash.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PuzzleError {
-    /// The text could not be read as a grid.
-    #[error(transparent)]
-    Parse(#[from] ParseError),
-    /// The grid was read, but two givens clash.
-    #[error(transparent)]
-    Conflict(#[from] Conflict),
-}
-
-/// What a cell may hold, said for an error message.
-struct Expected<'a>(&'a Symbols);
-
-impl fmt::Display for Expected<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let symbols = self.0;
-        let side = symbols.len();
-        match side {
-            _ if !symbols.is_standard() => write!(f, "one of the symbols {symbols}")?,
-            ..=9 => write!(f, "a digit 1-{side}")?,
-            _ => write!(f, "a symbol 1-9 or A-{}", symbols.symbol(side as u8))?,
-        }
-        let zero = if symbols.has_zero() { "" } else { " or '0'" };
-        write!(f, ", or '.'{zero} for a blank")
+    /// [`Symbols::write`] into `buffer` (cleared first), so a caller with a string to spare saves an
+    /// allocation.
+    pub fn write_into(&self, grid: &Grid, buffer: String) -> String {
+        let mut line = buffer.into_bytes();
+        line.clear();
+        line.extend(grid.cells().iter().map(|&v| self.byte(v)));
+        // Every symbol is ASCII.
+        String::from_utf8(line).unwrap_or_default()
     }
 }
 
-/// The counts of cells a grid may have, with their shapes, for an error message.
-struct AcceptedCounts;
+impl Grid {
+    /// The grid as one line, as [`Display`](fmt::Display) writes it, built without the formatting
+    /// machinery: every answer the service sends is one.
+    pub fn to_line(&self) -> String {
+        self.write_line(String::new())
+    }
 
-impl fmt::Display for AcceptedCounts {
+    /// [`Grid::to_line`], written into `buffer` (cleared first), so a caller with a string to spare
+    /// saves an allocation.
+    pub fn write_line(&self, buffer: String) -> String {
+        Symbols::of(self.shape()).write_into(self, buffer)
+    }
+}
+
+/// One line, no layout: `.` for blanks, so a full grid is just its digits.
+impl fmt::Display for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sides: Vec<usize> = Shape::sides().collect();
-        for (i, side) in sides.iter().enumerate() {
-            let separator = match i {
-                0 => "",
-                _ if i + 1 == sides.len() => " or ",
-                _ => ", ",
-            };
-            write!(f, "{separator}{} ({side}x{side})", side * side)?;
-        }
-        Ok(())
+        f.write_str(&self.to_line())
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({self})")
+    }
+}
+
+impl FromStr for Grid {
+    type Err = ParseError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Grid::parse(s)
     }
 }
 
@@ -294,7 +217,15 @@ impl Grid {
             }
             None => match Shape::for_cells(found) {
                 Some(shape) => shape,
-                None => return Err(unknown_size(text, found, numbers, format)),
+                // The count is named before any character: without a shape there is no alphabet
+                // to hold a character against, and guessing one from the nearest count would
+                // call a symbol of the intended size foreign.
+                None => {
+                    return Err(ParseError::UnknownSize {
+                        found,
+                        nearest: Shape::nearest_count(found),
+                    });
+                }
             },
         };
         let symbols = match format.symbols {
@@ -409,20 +340,6 @@ fn read_symbols(text: &str, shape: Shape, symbols: &Symbols) -> Result<Vec<u8>, 
     Ok(cells)
 }
 
-/// The error for a text whose count of cells no grid has. A character that the nearest grid's
-/// alphabet (or the one given) does not hold is named first, with the cell it would fill there: the
-/// likelier fault, and the more precise message.
-fn unknown_size(text: &str, found: usize, numbers: bool, format: &Format) -> ParseError {
-    let nearest = Shape::nearest_count(found);
-    if !numbers && let Some(shape) = Shape::for_cells(nearest) {
-        let symbols = format.symbols.unwrap_or_else(|| Symbols::of(shape));
-        if let Err(e @ ParseError::InvalidCharacter { .. }) = read_symbols(text, shape, &symbols) {
-            return e;
-        }
-    }
-    ParseError::UnknownSize { found, nearest }
-}
-
 /// The cells of `text` written as numbers, which [`Survey`] found to be `shape.cells()` runs of one or
 /// two digits or `.`.
 fn read_numbers(text: &str, shape: Shape) -> Result<Vec<u8>, ParseError> {
@@ -468,7 +385,7 @@ fn read_numbers(text: &str, shape: Shape) -> Result<Vec<u8>, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Unit;
+    use crate::grid::{Cell, Unit};
 
     const PUZZLE: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
@@ -559,6 +476,51 @@ mod tests {
                  expected a digit 1-9, or '.' or '0' for a blank"
             );
         }
+    }
+
+    #[test]
+    fn a_count_no_shape_has_is_named_before_any_character() {
+        // 200 cells of 16x16 text: the nearest count is 196 (14x14), whose alphabet stops at E, but
+        // the fault is the count, and 'G' only looks foreign because of it.
+        let text: String = "123456789ABCDE.G".chars().cycle().take(200).collect();
+        let err = Grid::read(&text, &Format::default()).unwrap_err();
+        assert_eq!(
+            err,
+            ParseError::UnknownSize {
+                found: 200,
+                nearest: 196
+            }
+        );
+        assert!(
+            err.to_string()
+                .starts_with("expected 196 cells, found 200: a grid has 16 (4x4), "),
+            "{err}"
+        );
+        // So too when no alphabet holds the character, and in another alphabet given without a shape.
+        for (text, format) in [
+            ("12x", Format::default()),
+            ("not a puzzle", Format::default()),
+            ("abcz", Format::new(0, 0, "0123456789abcdef").unwrap()),
+        ] {
+            let found = text.chars().filter(|&ch| !is_layout(ch)).count();
+            assert_eq!(
+                Grid::read(text, &format).unwrap_err(),
+                ParseError::UnknownSize {
+                    found,
+                    nearest: Shape::nearest_count(found)
+                },
+                "{text:?}"
+            );
+        }
+        // A shape given: the count is checked against it before any character.
+        let nine = Format::new(3, 3, "").unwrap();
+        assert_eq!(
+            Grid::read(&text, &nine).unwrap_err(),
+            ParseError::WrongCellCount {
+                found: 200,
+                expected: 81
+            }
+        );
     }
 
     #[test]

@@ -90,10 +90,6 @@ pub(super) struct Propagator<'t> {
     certified: Vec<Mask>,
     /// Per unit, its last perfect matching of values to positions: where the next one starts.
     mates: Vec<[u8; Shape::MAX_SIDE]>,
-    /// Whether probes also filter the units they change by matching ([`Propagator::probe_matchings`]).
-    pub(super) probe_matching: bool,
-    /// Scratch for [`Propagator::probe_matchings`]: the candidates as the last round saw them.
-    before: Vec<Mask>,
     /// `slot | group << 31` whose places in the unit came to fit in that group (see `Tables::groups`).
     locked: Vec<u32>,
 }
@@ -112,8 +108,6 @@ impl<'t> Propagator<'t> {
             weights: vec![1; tables.shape.cells() + 3 * side * side],
             locking: false,
             matching: false,
-            probe_matching: false,
-            before: Vec::new(),
             certified: Vec::new(),
             mates: Vec::new(),
             locked: Vec::with_capacity(3 * side * side),
@@ -356,7 +350,7 @@ impl<'t> Propagator<'t> {
     /// board was last found consistent: every naked and hidden subset at once. `Some(removed
     /// any)`, `None` on a contradiction.
     ///
-    /// Run at nodes (inside probes too only where [`Propagator::probe_matching`] says so).
+    /// Run at nodes only: inside probes it costs more than it saves.
     fn matchings(&mut self, board: &mut Board) -> Option<bool> {
         self.changed = false;
         if self.mates.is_empty() {
@@ -383,39 +377,6 @@ impl<'t> Propagator<'t> {
             self.certified.extend_from_slice(&board.cand);
         }
         Some(self.changed)
-    }
-
-    /// All-different by matching inside a probe: on the units holding a cell the probe changed (its
-    /// `board` against the node's `reference`; then, round after round, against the round before),
-    /// then singles, until nothing more goes. Each unit starts from the node's matching of it,
-    /// which the probe leaves as it was. False on a contradiction.
-    pub(super) fn probe_matchings(&mut self, board: &mut Board, reference: &Board) -> bool {
-        let mut before = std::mem::take(&mut self.before);
-        before.clear();
-        before.extend_from_slice(&reference.cand);
-        let alive = 'rounds: loop {
-            let touched = changed_units(&board.cand, &before, self.tables);
-            before.copy_from_slice(&board.cand);
-            self.changed = false;
-            for unit in unit_bits(touched) {
-                let mut mate = self
-                    .mates
-                    .get(unit)
-                    .copied()
-                    .unwrap_or([NONE; Shape::MAX_SIDE]);
-                if !self.filter_unit(board, unit, &mut mate) {
-                    break 'rounds false;
-                }
-            }
-            if !self.changed {
-                break true;
-            }
-            if !self.singles(board) {
-                break false;
-            }
-        };
-        self.before = before;
-        alive
     }
 
     /// Filters one unit by matching, starting from `mate` (its values' positions in the last

@@ -93,9 +93,7 @@ impl Probe {
             self.stale = false;
         }
         propagator.reset();
-        let alive = propagator.place(trial, cell, bit)
-            && propagator.singles(trial)
-            && (!propagator.probe_matching || propagator.probe_matchings(trial, board));
+        let alive = propagator.place(trial, cell, bit) && propagator.singles(trial);
         self.seen[literal] = self.version;
         let start = self.log.len();
         let all = propagator.all;

@@ -14,7 +14,7 @@ const SAMPLE: &str = include_str!("../../../../../tests/data/forum_hardest_1905_
 /// Both searches agree on the verdict, and any solution solves the puzzle.
 fn agree(puzzle: &Grid) -> Verdict {
     let options = Options::default();
-    let probed = search(puzzle, &options, true, true, true);
+    let probed = search(puzzle, &options, true, true);
     let fast = solver::solve(puzzle, &options);
     assert_eq!(probed.verdict, fast.verdict, "{puzzle}");
     if let Some(solution) = &probed.solution {
@@ -100,12 +100,10 @@ fn probing_agrees_with_plain_search_on_every_box_shape() {
                 cases.push(wrong);
             }
             for case in cases {
-                let probed = search(&case, &options, true, true, true);
-                let plain = search(&case, &options, false, false, false);
+                let probed = search(&case, &options, true, true);
+                let plain = search(&case, &options, false, false);
                 assert_eq!(probed.verdict, plain.verdict, "{rows}x{cols} {case}");
-                let unmatched = search(&case, &options, true, true, false);
-                assert_eq!(unmatched.verdict, plain.verdict, "{rows}x{cols} {case}");
-                let unlocked = search(&case, &options, true, false, false);
+                let unlocked = search(&case, &options, true, false);
                 assert_eq!(unlocked.verdict, plain.verdict, "{rows}x{cols} {case}");
                 if let Some(found) = &probed.solution {
                     assert!(found.solves(&case), "{rows}x{cols} {case}");
@@ -192,7 +190,7 @@ fn matching_keeps_exactly_the_options_of_some_perfect_matching() {
     );
 }
 
-/// The probes' fast all-different filter (`matching::filter_fast`: the node's matching repaired, then
+/// The fast all-different filter (`matching::filter_fast`: the node's matching repaired, then
 /// components found by two searches each) against the full filter, itself held to brute force
 /// above: on random units of 4 to 25 cells, some decided, with stale matchings to start from,
 /// whenever the fast filter answers it keeps exactly the options the full filter keeps, and it never

@@ -10,10 +10,12 @@
 //! re-finding the known solution.
 //!
 //! This is a child module of `nine` so that it can use the search state without widening it. It runs
-//! the parent's search loop ([`super::run`]) from its kept state instead of a grid, compiled for the
+//! the parent's search loop ([`super::search::run`]) from its kept state instead of a grid, compiled for the
 //! same two code paths and dispatched the same way.
 
-use super::{BOX_CELLS, BOXES_OF_ROW, COLUMN_SPREAD, PEERS_IN_BAND, State, at, columns, rows_of};
+use super::band::{BOX_CELLS, BOXES_OF_ROW, COLUMN_SPREAD, PEERS_IN_BAND, columns, rows_of};
+use super::search::run;
+use super::state::{State, at};
 use crate::solver::{Options, Outcome, Verdict};
 
 /// The givens of a 9x9 puzzle as band bitboards: `placed[digit * 3 + band]` holds the cells of the
@@ -267,7 +269,7 @@ fn search<const BMI2: bool, const SOLUTION: bool>(
     options: &Options<'_>,
     stack: &mut Vec<State>,
 ) -> Outcome {
-    super::run::<BMI2, SOLUTION>(start(givens, exclude), options, stack)
+    run::<BMI2, SOLUTION>(start(givens, exclude), options, stack)
 }
 
 #[cfg(test)]

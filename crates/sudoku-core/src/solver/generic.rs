@@ -47,13 +47,6 @@ struct Guess {
 /// 16x16 goes without.
 const LOCK_MIN_SIDE: usize = 20;
 
-/// The smallest side on which every probe also filters the units it changed by matching
-/// ([`board::Propagator::probe_matchings`]); `None`: nowhere. On Gecode's 25x25 instances it
-/// proves 8 of 18 within 200,000 probes instead of 4 and cuts the probes of the others 1.1-2.5x, but
-/// each probe costs about four times as much (12.4 against 2.9 µs, fast path included), so within
-/// one second it proves fewer, not more. Off until it is cheaper; the tests keep it right.
-const PROBE_MATCHING_MIN_SIDE: Option<usize> = None;
-
 pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
     let side = puzzle.shape().side();
     search(
@@ -61,22 +54,14 @@ pub(super) fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
         options,
         side >= PROBE_MIN_SIDE,
         side >= LOCK_MIN_SIDE,
-        PROBE_MATCHING_MIN_SIDE.is_some_and(|min| side >= min),
     )
 }
 
 /// The search, probing at every node when `probing` (and then filtering every unit by matching at
 /// each node: on tough 16x16 puzzles this cuts the probes 50-fold, as most of them only rediscovered
 /// subsets), following locked candidates in every probe and weighing the fallback branch by
-/// failures when `locking` too; filtering inside every probe by matching too when
-/// `probe_matching`.
-fn search(
-    puzzle: &Grid,
-    options: &Options<'_>,
-    probing: bool,
-    locking: bool,
-    probe_matching: bool,
-) -> Outcome {
+/// failures when `locking` too.
+fn search(puzzle: &Grid, options: &Options<'_>, probing: bool, locking: bool) -> Outcome {
     let mut limiter = Limiter::new(options);
     let shape = puzzle.shape();
     let tables = Tables::of(shape);
@@ -84,7 +69,6 @@ fn search(
     let all = propagator.all;
     propagator.locking = probing && locking;
     propagator.matching = probing;
-    propagator.probe_matching = probing && probe_matching;
     let wanted = match options.mode {
         Mode::ProveUnique => 2,
         Mode::FirstSolution => 1,

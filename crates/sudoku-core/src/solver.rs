@@ -87,7 +87,9 @@ pub fn solve(puzzle: &Grid, options: &Options<'_>) -> Outcome {
 }
 
 /// Solves `puzzle` as [`solve`] does, but a 9x9 grid on the portable code path whatever the CPU: the
-/// reference the CPU-specific path is tested against, and the yardstick for what it gains.
+/// reference the CPU-specific path is tested against, and the yardstick for what it gains (feature
+/// `reference`).
+#[cfg(any(test, feature = "reference"))]
 pub fn solve_portable(puzzle: &Grid, options: &Options<'_>) -> Outcome {
     if puzzle.shape() == Shape::NINE {
         nine::solve_portable(puzzle, options)
@@ -103,7 +105,8 @@ pub fn code_path() -> &'static str {
 }
 
 /// Solves `puzzle` with the general search whatever its shape: slower, but simple enough to serve as
-/// an independent oracle when testing the fast path.
+/// an independent oracle when testing the fast path (feature `reference`).
+#[cfg(any(test, feature = "reference"))]
 pub fn solve_generic(puzzle: &Grid, options: &Options<'_>) -> Outcome {
     generic::solve(puzzle, options)
 }
