@@ -19,6 +19,11 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 use tonic::{Request, Response, Status, Streaming};
 
+use sudoku_core::grader;
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::Verdict;
+use sudoku_core::text::Read;
+
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
 use crate::pool::{Pool, StopReason, Ticket, UnaryJob};
@@ -137,6 +142,31 @@ impl Sudoku {
         }
     }
 
+    /// Runs Grade's or Hint's `work` on the pool with the puzzle's unique solution, or the verdict
+    /// that says why it has none: both start from a proved-unique puzzle, within the server's
+    /// default guess budget.
+    async fn run_on_solution<T: Send + 'static>(
+        &self,
+        deadline: Option<Instant>,
+        read: Read,
+        work: impl FnOnce(&Read, Result<Grid, Verdict>, &AtomicBool) -> Result<T, RpcError>
+        + Send
+        + 'static,
+    ) -> Result<T, RpcError> {
+        let max_guesses = self.limits.default_max_guesses;
+        self.run_unary(deadline, move |cancel| {
+            let result = grader::unique_solution(&read.grid, max_guesses, Some(cancel))
+                .map_err(RpcError::from)
+                .and_then(|solution| work(&read, solution, cancel));
+            // An error after the flag was raised is the flag's doing: the pool counts it as cut off.
+            match result {
+                Err(_) if cancel.load(std::sync::atomic::Ordering::Acquire) => None,
+                result => Some(result),
+            }
+        })
+        .await?
+    }
+
     /// The guess budget of a request that asks for `max_guesses` (0: the server's default), capped.
     fn max_guesses(&self, max_guesses: u64) -> u64 {
         match max_guesses {
@@ -144,18 +174,6 @@ impl Sudoku {
             n => n,
         }
         .min(self.limits.max_guesses_cap)
-    }
-}
-
-/// A call's result as [`Sudoku::run_unary`] takes it: `None` for an error that the raised `stop`
-/// caused, which the pool counts as cut off.
-fn unless_stopped<T>(
-    result: Result<T, RpcError>,
-    stop: &AtomicBool,
-) -> Option<Result<T, RpcError>> {
-    match result {
-        Err(_) if stop.load(std::sync::atomic::Ordering::Acquire) => None,
-        result => Some(result),
     }
 }
 

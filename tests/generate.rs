@@ -235,17 +235,9 @@ async fn generate_reads_symbols_by_solves_rule() {
     }
     // What Solve accepts, Generate answers in, and Solve reads the answer back.
     let symbols = "abcdefghi";
-    let made = generate(
-        &server,
-        GenerateRequest {
-            count: 1,
-            seed: 3,
-            symbols: symbols.into(),
-            ..Default::default()
-        },
-    )
-    .await
-    .expect("a puzzle in abcdefghi");
+    let made = generate(&server, in_symbols(symbols))
+        .await
+        .expect("a puzzle in abcdefghi");
     let solved = server
         .client()
         .await

@@ -222,6 +222,16 @@ async fn bad_puzzles_of_any_size_say_what_and_where() {
             vec!["found 50".into(), "625 (25x25)".into()],
             "puzzle",
         ),
+        // 200 cells of a 16x16 alphabet fit no shape: the count is the fault, named before any
+        // character (a 'G' that no nearer shape's alphabet holds).
+        (
+            SolveRequest {
+                puzzle: "123456789ABCDEFG".repeat(13)[..200].to_owned(),
+                ..Default::default()
+            },
+            vec!["found 200".into(), "256 (16x16)".into()],
+            "puzzle",
+        ),
         (
             SolveRequest {
                 puzzle: clash.into(),

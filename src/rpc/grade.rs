@@ -24,49 +24,45 @@ pub(super) async fn grade(
     )
     .map_err(RpcError::from)?;
     let explain = request.include_steps;
-    let max_guesses = service.limits.default_max_guesses;
     let answer = service
-        .run_unary(deadline, move |cancel| {
+        .run_on_solution(deadline, read, move |read, solution, cancel| {
             let puzzle = &read.grid;
-            let write = Writer::of(&read);
-            let graded = (|| {
-                let mut response = GradeResponse {
-                    clues: puzzle.givens() as u32,
-                    ..Default::default()
-                };
-                let solution = match grader::unique_solution(puzzle, max_guesses, Some(cancel))? {
-                    Ok(solution) => solution,
-                    Err(verdict) => {
-                        response.verdict = proto::Verdict::from(verdict).into();
-                        return Ok(response);
-                    }
-                };
-                let options = Options {
-                    explain,
-                    budget: grader::DEFAULT_BUDGET,
-                    cancel: Some(cancel),
-                };
-                let grade = grader::grade(puzzle, &solution, &options)?;
-                response.verdict = proto::Verdict::Unique.into();
-                response.difficulty = proto::Difficulty::from(grade.difficulty).into();
-                response.rating = wire::rating(grade.rating);
-                response.hardest_technique = proto::Technique::from(grade.hardest).into();
-                response.lower_bound = grade.lower_bound;
-                response.techniques = grade
-                    .counts
-                    .iter()
-                    .map(|&(t, count)| proto::TechniqueCount {
-                        technique: proto::Technique::from(t).into(),
-                        count,
-                    })
-                    .collect();
-                if explain {
-                    response.steps = grade.steps.iter().map(|s| write.step(s)).collect();
+            let mut response = GradeResponse {
+                clues: puzzle.givens() as u32,
+                ..Default::default()
+            };
+            let solution = match solution {
+                Ok(solution) => solution,
+                Err(verdict) => {
+                    response.verdict = proto::Verdict::from(verdict).into();
+                    return Ok(response);
                 }
-                Ok::<_, RpcError>(response)
-            })();
-            super::unless_stopped(graded, cancel)
+            };
+            let options = Options {
+                explain,
+                budget: grader::DEFAULT_BUDGET,
+                cancel: Some(cancel),
+            };
+            let grade = grader::grade(puzzle, &solution, &options)?;
+            response.verdict = proto::Verdict::Unique.into();
+            response.difficulty = proto::Difficulty::from(grade.difficulty).into();
+            response.rating = wire::rating(grade.rating);
+            response.hardest_technique = proto::Technique::from(grade.hardest).into();
+            response.lower_bound = grade.lower_bound;
+            response.techniques = grade
+                .counts
+                .iter()
+                .map(|&(t, count)| proto::TechniqueCount {
+                    technique: proto::Technique::from(t).into(),
+                    count,
+                })
+                .collect();
+            if explain {
+                let write = Writer::of(read);
+                response.steps = grade.steps.iter().map(|s| write.step(s)).collect();
+            }
+            Ok(response)
         })
-        .await??;
+        .await?;
     Ok(Response::new(answer))
 }

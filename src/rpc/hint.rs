@@ -43,39 +43,34 @@ pub(super) async fn hint(
             })?
             .grid
     };
-    let max_guesses = service.limits.default_max_guesses;
     let answer = service
-        .run_unary(deadline, move |cancel| {
-            let puzzle = &read.grid;
-            let write = Writer::of(&read);
-            let hinted = (|| {
-                let mut response = HintResponse::default();
-                let solution = match grader::unique_solution(puzzle, max_guesses, Some(cancel))? {
-                    Ok(solution) => solution,
-                    Err(verdict) => {
-                        response.verdict = proto::Verdict::from(verdict).into();
-                        return Ok(response);
-                    }
-                };
-                response.verdict = proto::Verdict::Unique.into();
-                let options = Options {
-                    explain: true,
-                    budget: grader::DEFAULT_BUDGET,
-                    cancel: Some(cancel),
-                };
-                match hint::hint(puzzle, &progress, &solution, &options)? {
-                    Hint::Solved => response.solved = true,
-                    Hint::Mistakes(mistakes) => {
-                        response.mistakes = mistakes.iter().map(|&c| write.cell(c)).collect()
-                    }
-                    Hint::Steps(steps) => {
-                        response.steps = steps.iter().map(|s| write.step(s)).collect()
-                    }
+        .run_on_solution(deadline, read, move |read, solution, cancel| {
+            let mut response = HintResponse::default();
+            let solution = match solution {
+                Ok(solution) => solution,
+                Err(verdict) => {
+                    response.verdict = proto::Verdict::from(verdict).into();
+                    return Ok(response);
                 }
-                Ok::<_, RpcError>(response)
-            })();
-            super::unless_stopped(hinted, cancel)
+            };
+            response.verdict = proto::Verdict::Unique.into();
+            let options = Options {
+                explain: true,
+                budget: grader::DEFAULT_BUDGET,
+                cancel: Some(cancel),
+            };
+            let write = Writer::of(read);
+            match hint::hint(&read.grid, &progress, &solution, &options)? {
+                Hint::Solved => response.solved = true,
+                Hint::Mistakes(mistakes) => {
+                    response.mistakes = mistakes.iter().map(|&c| write.cell(c)).collect()
+                }
+                Hint::Steps(steps) => {
+                    response.steps = steps.iter().map(|s| write.step(s)).collect()
+                }
+            }
+            Ok(response)
         })
-        .await??;
+        .await?;
     Ok(Response::new(answer))
 }
