@@ -190,6 +190,16 @@ async fn requests_that_cannot_be_met_get_a_clear_status() {
     );
 }
 
+/// One 9x9 puzzle written in `symbols`.
+fn in_symbols(symbols: &str) -> GenerateRequest {
+    GenerateRequest {
+        count: 1,
+        seed: 3,
+        symbols: symbols.into(),
+        ..Default::default()
+    }
+}
+
 /// Generate reads `symbols` by the one rule Solve reads them by: what Solve refuses, Generate
 /// refuses with the same message, instead of answering puzzles that Solve then cannot read.
 #[tokio::test]
@@ -204,17 +214,9 @@ async fn generate_reads_symbols_by_solves_rule() {
         "abcdefgh.",
         "abc",
     ] {
-        let status = generate(
-            &server,
-            GenerateRequest {
-                count: 1,
-                seed: 3,
-                symbols: symbols.into(),
-                ..Default::default()
-            },
-        )
-        .await
-        .expect_err(symbols);
+        let status = generate(&server, in_symbols(symbols))
+            .await
+            .expect_err(symbols);
         let solve = server
             .client()
             .await
