@@ -118,10 +118,10 @@ grep -qiE "Message: .*row 1" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "inval
 grep -qE "Message: .*5" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "invalid Solve: message does not name the digit 5"; }
 log "invalid Solve: InvalidArgument, message names the row and digit"
 
-# A character that is not a cell: the message names it.
-session "grpcurl -plaintext -d '{\"puzzle\": \"12x\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Solve"
+# A character that is not a cell, in a count of cells a grid has (16: a 4x4): the message names it.
+session "grpcurl -plaintext -d '{\"puzzle\": \"12x.............\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Solve"
 ((RC == 67)) || { printf '%s\n' "$OUT" >&2; die "unreadable Solve: exit $RC, want 67"; }
-grep -qE "Message: .*x" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "unreadable Solve: message does not name 'x'"; }
+grep -qE "Message: .*'x'" <<<"$OUT" || { printf '%s\n' "$OUT" >&2; die "unreadable Solve: message does not name 'x'"; }
 
 # Canonicalize: the min-lex key and the transform onto it. The sample lists this puzzle in min-lex
 # form already, so its key is itself with 0 for blanks; a transposed copy has the same key.
