@@ -22,6 +22,7 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::{Channel, Endpoint};
 
+use super::args::FormatArgs;
 use super::output::{Tally, answer_line};
 use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::proto::{
@@ -134,38 +135,6 @@ pub struct SolveArgs {
     /// The grid's shape and alphabet; by default inferred from the count of cells.
     #[command(flatten)]
     pub format: FormatArgs,
-}
-
-/// `--box RxC` and `--symbols`, shared by every command that reads puzzles.
-#[derive(Debug, Default, Clone, clap::Args)]
-pub struct FormatArgs {
-    /// Boxes of R rows by C columns of cells, e.g. `2x3` for a 6x6 grid of wide boxes; by default the
-    /// shape follows from the count of cells (36 cells: 2x3, 144: 3x4, ...).
-    #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
-    pub box_shape: Option<(u32, u32)>,
-    /// The N symbols in order, e.g. `0123456789ABCDEF`; by default `1`-`9` then `A`, `B`, ...
-    #[arg(long, default_value = "")]
-    pub symbols: String,
-}
-
-impl FormatArgs {
-    /// The box rows and columns as the wire carries them: both 0 to infer the shape.
-    pub fn box_rows_cols(&self) -> (u32, u32) {
-        self.box_shape.unwrap_or((0, 0))
-    }
-}
-
-/// Reads `RxC` (or `R*C`), e.g. `3x4`.
-pub fn parse_box(text: &str) -> Result<(u32, u32), String> {
-    let (rows, cols) = text
-        .split_once(['x', 'X', '*'])
-        .ok_or_else(|| format!("expected RxC, such as 2x3, found {text:?}"))?;
-    let number = |n: &str| {
-        n.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("expected RxC with whole numbers, such as 2x3, found {text:?}"))
-    };
-    Ok((number(rows)?, number(cols)?))
 }
 
 /// Arguments of `client batch`.
