@@ -21,6 +21,7 @@ mod args;
 mod bench;
 mod client;
 mod generate;
+mod input;
 mod load;
 mod local;
 mod output;
@@ -382,28 +383,12 @@ fn plain_answer(
     Ok(Some(kind))
 }
 
-/// The puzzle lines of `file`, or of stdin for `-` or nothing.
-fn open_input(file: Option<&PathBuf>) -> anyhow::Result<Box<dyn BufRead>> {
-    Ok(match file {
-        None => Box::new(std::io::stdin().lock()),
-        Some(path) if path.as_os_str() == "-" => Box::new(std::io::stdin().lock()),
-        Some(path) => Box::new(std::io::BufReader::with_capacity(
-            1 << 16,
-            std::fs::File::open(path)
-                .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", path.display()))?,
-        )),
-    })
-}
-
 fn canon_lines(args: &CanonArgs) -> anyhow::Result<ExitCode> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut invalid = false;
-    for line in open_input(args.file.as_ref())?.lines() {
-        let line = line?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
+    for text in input::puzzles(input::open(args.file.as_deref())?) {
+        let text = text?;
+        let text = text.as_str();
         // Read as Solve and the service read, then refused if not 9x9: the same words either way.
         let answer = Grid::read(text, &Format::default())
             .map_err(|e| e.to_string())
@@ -425,16 +410,11 @@ fn canon_lines(args: &CanonArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn grade_lines(args: &GradeArgs) -> anyhow::Result<ExitCode> {
-    let input = open_input(args.file.as_ref())?;
+    let puzzles = input::puzzles(input::open(args.file.as_deref())?);
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut invalid = 0;
-    for line in input.lines() {
-        let line = line?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
-        match Grid::read_puzzle(text, &Format::default()) {
+    for text in puzzles {
+        match Grid::read_puzzle(&text?, &Format::default()) {
             Ok(read) => {
                 for line in local::grade(&read.grid, args.steps)? {
                     writeln!(out, "{line}")?;
@@ -477,7 +457,7 @@ fn hint(args: &HintArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn solve_lines(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let mut input = open_input(args.file.as_ref())?;
+    let mut input = input::open(args.file.as_deref())?;
     let mode = if args.skip_uniqueness_check {
         Mode::FirstSolution
     } else {

@@ -30,8 +30,12 @@ async fn every_rpc_echoes_its_request_id_and_is_counted_by_one_layer() {
         let id = format!("id-{method}");
         let id: &'static str = Box::leak(id.into_boxed_str());
         let path = format!("/sudoku.v1.SudokuService/{method}");
-        let (response, mut send) =
-            raw_call(server.addr, &path, &[("x-request-id", id), ("grpc-timeout", "5S")]).await;
+        let (response, mut send) = raw_call(
+            server.addr,
+            &path,
+            &[("x-request-id", id), ("grpc-timeout", "5S")],
+        )
+        .await;
         // One default message: some RPCs answer it, others refuse it; each is one finished call.
         send.send_data(grpc_frame(&[]), true).expect("send");
         let response = response.await.expect("a response");

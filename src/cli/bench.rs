@@ -122,9 +122,9 @@ fn read_line(line: &str) -> Result<Grid, ParseError> {
     }
 }
 
-/// Reads one file's puzzles (see [`sudoku_core::puzzle_file`]), each of any size.
+/// Reads one file's puzzles (see [`super::input::file_puzzles`]), each of any size.
 fn read_puzzles(path: &Path) -> Result<PuzzleFile, BenchError> {
-    let puzzles = sudoku_core::puzzle_file::read(path, None)?
+    let puzzles = super::input::file_puzzles(path, None)?
         .into_iter()
         .map(|line| {
             let grid = read_line(&line.text).map_err(|source| BenchError::BadLine {

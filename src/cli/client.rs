@@ -17,12 +17,13 @@ use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
 use clap::Subcommand;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+use tokio::io::AsyncBufRead;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::{Channel, Endpoint};
 
 use super::args::FormatArgs;
+use super::input::{self, PuzzleReader};
 use super::output::{Tally, answer_line};
 use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::proto::{
@@ -31,10 +32,6 @@ use sudoku_grpc::proto::{
 
 /// Puzzles per chunk when a file is spread over several endpoints.
 pub const CHUNK: u64 = 256;
-
-/// The longest input line accepted, in bytes: far above any real puzzle, and below the server's
-/// message limit, so one bad line is reported here instead of breaking a stream.
-pub const MAX_LINE_BYTES: usize = 8 * 1024;
 
 /// How long to wait for a connection to an endpoint before calling it dead.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -310,22 +307,8 @@ async fn canonicalize_lines(args: &Args, canon: &CanonArgs) -> anyhow::Result<Ex
     let endpoints = resolve(&args.servers).await?;
     let url = &endpoints[0];
     let client = SudokuServiceClient::new(connect(url).await?);
-    let text = match &canon.file {
-        Some(path) if path.as_os_str() != "-" => tokio::fs::read_to_string(path)
-            .await
-            .with_context(|| format!("cannot read {}", path.display()))?,
-        _ => {
-            let mut text = String::new();
-            tokio::io::AsyncReadExt::read_to_string(&mut tokio::io::stdin(), &mut text)
-                .await
-                .context("cannot read stdin")?;
-            text
-        }
-    };
-    let lines = text
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'));
+    let text = input::read_all(canon.file.as_deref()).await?;
+    let lines = sudoku_core::puzzle_file::lines(&text).map(|(_, line)| line);
     let mut answers = stream::iter(lines)
         .map(|line| {
             let mut client = client.clone();
@@ -414,35 +397,21 @@ async fn hint_one(args: &Args, hint: &HintArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Reads puzzle lines from `input` and deals them to `senders` in chunks of [`CHUNK`], numbering
-/// them from 0 in the `id` field. Blank and `#` lines are skipped. Returns how many were sent.
-async fn read_puzzles(
-    mut input: impl AsyncBufRead + Unpin,
+/// Deals the puzzles of `puzzles` to `senders` in chunks of [`CHUNK`], numbering them from 0 in the
+/// `id` field, and keeps `bytes_read` up to date for the progress bar. Returns how many were sent.
+async fn deal_puzzles(
+    mut puzzles: PuzzleReader<impl AsyncBufRead + Unpin>,
     senders: Vec<mpsc::Sender<SolveBatchRequest>>,
     template: SolveBatchRequest,
     bytes_read: Arc<AtomicU64>,
 ) -> anyhow::Result<u64> {
     let mut index = 0u64;
-    let mut line_number = 0u64;
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let n = read_line(&mut input, &mut line)
-            .await
-            .with_context(|| format!("cannot read line {}", line_number + 1))?;
-        if n == 0 {
-            return Ok(index);
-        }
-        line_number += 1;
-        bytes_read.fetch_add(n as u64, Ordering::Relaxed);
-        let text = String::from_utf8_lossy(&line);
-        let Some(text) = sudoku_core::puzzle_file::puzzle_text(&text) else {
-            continue;
-        };
+    while let Some(puzzle) = puzzles.next().await? {
+        bytes_read.store(puzzles.bytes_read(), Ordering::Relaxed);
         let endpoint = ((index / CHUNK) % senders.len() as u64) as usize;
         let request = SolveBatchRequest {
             id: index.to_string(),
-            puzzle: text.to_owned(),
+            puzzle,
             ..template.clone()
         };
         if senders[endpoint].send(request).await.is_err() {
@@ -451,59 +420,7 @@ async fn read_puzzles(
         }
         index += 1;
     }
-}
-
-/// Reads one line (up to and including `\n`) into `line`, refusing lines over [`MAX_LINE_BYTES`].
-/// Returns the bytes consumed; 0 at the end of the input.
-pub async fn read_line(
-    input: &mut (impl AsyncBufRead + Unpin),
-    line: &mut Vec<u8>,
-) -> std::io::Result<usize> {
-    let mut consumed = 0;
-    loop {
-        let buf = input.fill_buf().await?;
-        if buf.is_empty() {
-            return Ok(consumed);
-        }
-        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(at) => (at + 1, true),
-            None => (buf.len(), false),
-        };
-        if line.len() + take > MAX_LINE_BYTES {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("line longer than {MAX_LINE_BYTES} bytes"),
-            ));
-        }
-        line.extend_from_slice(&buf[..take]);
-        input.consume(take);
-        consumed += take;
-        if done {
-            return Ok(consumed);
-        }
-    }
-}
-
-/// Opens the input: a file, or stdin for `-` or nothing. Also returns the file's size, if known.
-async fn open_input(
-    file: Option<&PathBuf>,
-) -> anyhow::Result<(Box<dyn AsyncBufRead + Send + Unpin>, Option<u64>)> {
-    match file {
-        Some(path) if path.as_os_str() != "-" => {
-            let file = tokio::fs::File::open(path)
-                .await
-                .with_context(|| format!("cannot open {}", path.display()))?;
-            let size = file.metadata().await.ok().map(|m| m.len());
-            Ok((
-                Box::new(tokio::io::BufReader::with_capacity(64 * 1024, file)),
-                size,
-            ))
-        }
-        _ => Ok((
-            Box::new(tokio::io::BufReader::new(tokio::io::stdin())),
-            None,
-        )),
-    }
+    Ok(index)
 }
 
 /// A progress bar on stderr when it is a terminal; hidden otherwise.
@@ -549,7 +466,7 @@ async fn solve_batch(args: &Args, batch: &BatchArgs) -> anyhow::Result<ExitCode>
         });
     }
 
-    let (input, size) = open_input(batch.file.as_ref()).await?;
+    let (source, size) = input::open_async(batch.file.as_deref()).await?;
     let bytes_read = Arc::new(AtomicU64::new(0));
     let template = SolveBatchRequest {
         skip_uniqueness_check: batch.skip_uniqueness_check,
@@ -559,8 +476,8 @@ async fn solve_batch(args: &Args, batch: &BatchArgs) -> anyhow::Result<ExitCode>
         symbols: batch.format.symbols.clone(),
         ..Default::default()
     };
-    let reader = tokio_util::task::AbortOnDropHandle::new(tokio::spawn(read_puzzles(
-        input,
+    let reader = tokio_util::task::AbortOnDropHandle::new(tokio::spawn(deal_puzzles(
+        PuzzleReader::new(source),
         senders,
         template,
         bytes_read.clone(),

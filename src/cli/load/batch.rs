@@ -10,8 +10,9 @@ use anyhow::{Context, anyhow, bail};
 use tonic::Streaming;
 
 use super::codec::{Answer, LoadCodec};
-use super::{file_name, print_table, rate, read_lines};
+use super::{file_name, print_table, rate};
 use crate::cli::client::{CHUNK, connect, describe};
+use crate::cli::input;
 use crate::cli::output::{Tally, answer_line};
 use sudoku_core::grid::Grid;
 use sudoku_core::solver::{self, Mode};
@@ -234,7 +235,7 @@ pub(super) async fn load_batch(
     let mut failed = false;
     let rounds = args.rounds.max(1);
     for path in &args.files {
-        let puzzles = Arc::new(read_lines(path, args.limit)?);
+        let puzzles = Arc::new(input::file_texts(path, args.limit)?);
         let grids: Arc<Vec<Grid>> = Arc::new(
             puzzles
                 .iter()

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use tonic::transport::Channel;
 
-use super::{print_table, rate, read_lines, seconds};
+use super::{print_table, rate, seconds};
 use crate::cli::client::connect;
+use crate::cli::input;
 use crate::cli::output::{Tally, answer_line};
 use sudoku_core::grid::Grid;
 use sudoku_grpc::proto::SolveRequest;
@@ -116,7 +117,7 @@ pub(super) type Probes = Arc<Vec<(String, Option<Grid>)>>;
 /// The puzzles of `file`, or the classic example puzzle.
 pub(super) fn probes(file: Option<&Path>) -> anyhow::Result<Probes> {
     let lines = match file {
-        Some(path) => read_lines(path, None)?,
+        Some(path) => input::file_texts(path, None)?,
         None => vec![CLASSIC.to_owned()],
     };
     Ok(Arc::new(
