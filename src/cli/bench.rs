@@ -1,8 +1,9 @@
-//! The `bench` command's engine: solve puzzle files in-process, check every answer, and print speed
-//! figures per file and mode, next to a textbook backtracking baseline run on a sample in the same run.
+//! The `bench` command: solve puzzle files in-process, check every answer, and print speed figures
+//! per file and mode, next to a textbook backtracking baseline run on a sample in the same run;
+//! `--canon`, `--generate` and `--grade` measure those engines instead, in the submodules.
 //!
-//! The CLI only builds a [`BenchOptions`] and calls [`run`]; everything else lives here so the figures
-//! can also be produced from tests or scratch programs without the service around them.
+//! [`run_command`] only turns the arguments into [`BenchOptions`] for [`run`], so the figures can also
+//! be produced from tests or scratch programs without the command line around them.
 
 pub mod canon;
 pub mod generate;
@@ -11,11 +12,80 @@ pub mod grade;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use sudoku_core::grid::{Grid, ParseError, Shape};
 use sudoku_core::solver::{self, Mode, Options, Outcome, Verdict};
 use sudoku_core::text::Format;
+
+/// Arguments of the `bench` command.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Files of puzzles, one per line (`#` lines are comments).
+    #[arg(required_unless_present = "generate")]
+    pub files: Vec<PathBuf>,
+    /// Benchmark the generator instead: puzzles per second by shape and option, beside a textbook
+    /// generator in the same run.
+    #[arg(long)]
+    pub generate: bool,
+    /// With --generate: multiplies the number of puzzles made per case.
+    #[arg(long, default_value_t = 1, requires = "generate")]
+    pub scale: u64,
+    /// Solver threads (1 measures single-thread latency; more, throughput, and its ratio to one thread
+    /// measured on the same puzzles right after).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Puzzles per file that the textbook baseline solves too (0 skips it).
+    #[arg(long, default_value_t = 200)]
+    pub baseline_sample: usize,
+    /// The most time the baseline may spend on one puzzle.
+    #[arg(long, default_value = "20ms", value_parser = humantime::parse_duration)]
+    pub baseline_cap: Duration,
+    /// The guess budget of each solve (0: unlimited); a puzzle that needs more counts as
+    /// LimitReached, so a set of hard 25x25 grids ends in bounded time.
+    #[arg(long, default_value_t = 0)]
+    pub max_guesses: u64,
+    /// Repeat each mode's timed pass over a file until at least this long has passed (e.g. `5s`,
+    /// as tdoku's `run_benchmark -t 5`), for steadier figures on a shared machine; 0 for one pass.
+    #[arg(long, default_value = "0s", value_parser = humantime::parse_duration)]
+    pub min_time: Duration,
+    /// Measure the canonical form (Canonicalize) instead of the solver; the baseline is the brute
+    /// force on `--baseline-sample / 10` puzzles per file.
+    #[arg(long)]
+    pub canon: bool,
+    /// Benchmark the logic engine (Grade) instead of the solver: time per puzzle, the levels'
+    /// distribution, and the puzzles singles solve in µs each.
+    #[arg(long)]
+    pub grade: bool,
+}
+
+/// Runs the `bench` command: the solver, or with `--canon`, `--generate` or `--grade` that engine.
+pub fn run_command(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    if args.canon {
+        let sample = args.baseline_sample / 10;
+        canon::run(&args.files, sample, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.generate {
+        generate::run(args.scale, args.threads, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.grade {
+        grade::run(&args.files, args.threads, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let options = BenchOptions {
+        threads: args.threads.max(1),
+        baseline_sample: args.baseline_sample,
+        baseline_cap: args.baseline_cap,
+        max_guesses: (args.max_guesses > 0).then_some(args.max_guesses),
+        min_time: args.min_time,
+        ..Default::default()
+    };
+    run(&args.files, &options, &mut std::io::stdout().lock())?;
+    Ok(ExitCode::SUCCESS)
+}
 
 /// How a benchmark runs.
 #[derive(Clone, Debug)]
