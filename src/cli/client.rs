@@ -1,37 +1,25 @@
-//! The `client` command: call a running server to solve one puzzle, or stream a file of puzzles
-//! through SolveBatch, optionally spread over several servers with the output order kept.
-//!
-//! Spreading works on chunks: the input's puzzles are numbered as they are read, cut into chunks of
-//! [`CHUNK`] puzzles, and chunk `k` goes to endpoint `k % n`, each endpoint over its own connection
-//! and one SolveBatch stream. Each stream answers in its own request order, so the writer knows which
-//! stream holds the next answer and reads them in turn; every channel on the way is bounded, so the
-//! whole file is never in memory and a slow reader slows the servers down instead of filling buffers.
+//! The `client` command: call a running server's unary calls (Solve, Canonicalize, Grade, Hint) and
+//! its Generate stream, or stream a file through SolveBatch ([`batch`]); the connection, deadline
+//! and request id every call shares live here.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
 use clap::Subcommand;
-use tokio::io::AsyncBufRead;
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::{Channel, Endpoint};
 
 use super::args::FormatArgs;
-use super::input::{self, PuzzleReader};
-use super::output::{Tally, answer_line};
-use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
-use sudoku_grpc::proto::{
-    CanonicalizeRequest, GradeRequest, HintRequest, SolveBatchRequest, SolveRequest,
-};
 
-/// Puzzles per chunk when a file is spread over several endpoints.
-pub const CHUNK: u64 = 256;
+pub mod batch;
+
+use super::input;
+use super::output::answer_line;
+use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
+use sudoku_grpc::proto::{CanonicalizeRequest, GradeRequest, HintRequest, SolveRequest};
 
 /// How long to wait for a connection to an endpoint before calling it dead.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -76,7 +64,7 @@ pub enum Command {
     /// Stream a file of puzzles (one per line; blank and `#` lines skipped) through SolveBatch; writes
     /// one answer line per puzzle in order, and a summary by verdict on stderr. Exit 1 if any puzzle
     /// was invalid.
-    Batch(BatchArgs),
+    Batch(batch::BatchArgs),
     /// Canonicalize each puzzle of a file (one per line; blank and `#` lines skipped) through the
     /// server; prints `<key> <transform>` per puzzle in order, as the local `canon` command does, or
     /// `invalid <why>`. Exit 1 if any puzzle was invalid.
@@ -134,28 +122,12 @@ pub struct SolveArgs {
     pub format: FormatArgs,
 }
 
-/// Arguments of `client batch`.
-#[derive(Debug, clap::Args)]
-pub struct BatchArgs {
-    /// File of puzzles, one per line; `-` or nothing for stdin.
-    pub file: Option<PathBuf>,
-    /// Stop at the first solution instead of proving it is the only one.
-    #[arg(long)]
-    pub skip_uniqueness_check: bool,
-    /// The most guesses per puzzle before giving up with `limit_reached` (0: the server's default).
-    #[arg(long, default_value_t = 0)]
-    pub max_guesses: u64,
-    /// Every puzzle's shape and alphabet; by default inferred from each one's count of cells.
-    #[command(flatten)]
-    pub format: FormatArgs,
-}
-
 /// Runs the `client` subcommand.
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let call = async {
         match &args.command {
             Command::Solve(solve) => solve_one(&args, solve).await,
-            Command::Batch(batch) => solve_batch(&args, batch).await,
+            Command::Batch(batch) => batch::run(&args, batch).await,
             Command::Canon(canon) => canonicalize_lines(&args, canon).await,
             Command::Generate(generate) => super::generate::call(&args, generate).await,
             Command::Grade(grade) => grade_one(&args, grade).await,
@@ -271,10 +243,26 @@ pub(crate) fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyho
     Ok(())
 }
 
-async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
+/// A client of the first endpoint that `args` names, and that endpoint's URL for messages.
+pub async fn first_server(args: &Args) -> anyhow::Result<(String, SudokuServiceClient<Channel>)> {
     let endpoints = resolve(&args.servers).await?;
-    let url = &endpoints[0];
-    let mut client = SudokuServiceClient::new(connect(url).await?);
+    let url = endpoints[0].clone();
+    let client = SudokuServiceClient::new(connect(&url).await?);
+    Ok((url, client))
+}
+
+/// The end of a unary `call` that failed: an invalid `what` (the server's INVALID_ARGUMENT) is exit
+/// 1 with its reason on stderr; any other status is an error naming the endpoint and the call.
+fn refused(url: &str, call: &str, what: &str, status: &tonic::Status) -> anyhow::Result<ExitCode> {
+    if status.code() == tonic::Code::InvalidArgument {
+        eprintln!("invalid {what}: {}", status.message());
+        return Ok(ExitCode::FAILURE);
+    }
+    Err(anyhow!("{url}: {call} failed: {}", describe(status)))
+}
+
+async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
+    let (url, mut client) = first_server(args).await?;
     let mut request = tonic::Request::new(SolveRequest {
         puzzle: solve.puzzle.clone(),
         skip_uniqueness_check: solve.skip_uniqueness_check,
@@ -291,11 +279,7 @@ async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
             println!("{line}");
             Ok(ExitCode::SUCCESS)
         }
-        Err(status) if status.code() == tonic::Code::InvalidArgument => {
-            eprintln!("invalid puzzle: {}", status.message());
-            Ok(ExitCode::FAILURE)
-        }
-        Err(status) => Err(anyhow!("{url}: Solve failed: {}", describe(&status))),
+        Err(status) => refused(&url, "Solve", "puzzle", &status),
     }
 }
 
@@ -304,9 +288,7 @@ const CANON_IN_FLIGHT: usize = 16;
 
 async fn canonicalize_lines(args: &Args, canon: &CanonArgs) -> anyhow::Result<ExitCode> {
     use futures::stream::{self, StreamExt};
-    let endpoints = resolve(&args.servers).await?;
-    let url = &endpoints[0];
-    let client = SudokuServiceClient::new(connect(url).await?);
+    let (url, client) = first_server(args).await?;
     let text = input::read_all(canon.file.as_deref()).await?;
     let lines = sudoku_core::puzzle_file::lines(&text).map(|(_, line)| line);
     let mut answers = stream::iter(lines)
@@ -346,9 +328,7 @@ async fn canonicalize_lines(args: &Args, canon: &CanonArgs) -> anyhow::Result<Ex
 }
 
 async fn grade_one(args: &Args, grade: &GradeArgs) -> anyhow::Result<ExitCode> {
-    let endpoints = resolve(&args.servers).await?;
-    let url = &endpoints[0];
-    let mut client = SudokuServiceClient::new(connect(url).await?);
+    let (url, mut client) = first_server(args).await?;
     let mut request = tonic::Request::new(GradeRequest {
         puzzle: grade.puzzle.clone(),
         include_steps: grade.steps,
@@ -364,18 +344,12 @@ async fn grade_one(args: &Args, grade: &GradeArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(status) if status.code() == tonic::Code::InvalidArgument => {
-            eprintln!("invalid puzzle: {}", status.message());
-            Ok(ExitCode::FAILURE)
-        }
-        Err(status) => Err(anyhow!("{url}: Grade failed: {}", describe(&status))),
+        Err(status) => refused(&url, "Grade", "puzzle", &status),
     }
 }
 
 async fn hint_one(args: &Args, hint: &HintArgs) -> anyhow::Result<ExitCode> {
-    let endpoints = resolve(&args.servers).await?;
-    let url = &endpoints[0];
-    let mut client = SudokuServiceClient::new(connect(url).await?);
+    let (url, mut client) = first_server(args).await?;
     let mut request = tonic::Request::new(HintRequest {
         puzzle: hint.puzzle.clone(),
         progress: hint.progress.clone(),
@@ -389,147 +363,6 @@ async fn hint_one(args: &Args, hint: &HintArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(status) if status.code() == tonic::Code::InvalidArgument => {
-            eprintln!("invalid request: {}", status.message());
-            Ok(ExitCode::FAILURE)
-        }
-        Err(status) => Err(anyhow!("{url}: Hint failed: {}", describe(&status))),
+        Err(status) => refused(&url, "Hint", "request", &status),
     }
-}
-
-/// Deals the puzzles of `puzzles` to `senders` in chunks of [`CHUNK`], numbering them from 0 in the
-/// `id` field, and keeps `bytes_read` up to date for the progress bar. Returns how many were sent.
-async fn deal_puzzles(
-    mut puzzles: PuzzleReader<impl AsyncBufRead + Unpin>,
-    senders: Vec<mpsc::Sender<SolveBatchRequest>>,
-    template: SolveBatchRequest,
-    bytes_read: Arc<AtomicU64>,
-) -> anyhow::Result<u64> {
-    let mut index = 0u64;
-    while let Some(puzzle) = puzzles.next().await? {
-        bytes_read.store(puzzles.bytes_read(), Ordering::Relaxed);
-        let endpoint = ((index / CHUNK) % senders.len() as u64) as usize;
-        let request = SolveBatchRequest {
-            id: index.to_string(),
-            puzzle,
-            ..template.clone()
-        };
-        if senders[endpoint].send(request).await.is_err() {
-            // The stream is gone; the writer reports why.
-            return Ok(index);
-        }
-        index += 1;
-    }
-    Ok(index)
-}
-
-/// A progress bar on stderr when it is a terminal; hidden otherwise.
-fn progress_bar(size: Option<u64>) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = match size {
-        Some(size) => indicatif::ProgressBar::new(size).with_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {percent:>3}% of the input read, {msg} [{elapsed_precise}, {eta} left]",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        ),
-        None => indicatif::ProgressBar::new_spinner().with_style(
-            indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-        ),
-    };
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
-}
-
-async fn solve_batch(args: &Args, batch: &BatchArgs) -> anyhow::Result<ExitCode> {
-    let endpoints = resolve(&args.servers).await?;
-    let channels = futures::future::try_join_all(endpoints.iter().map(|url| connect(url))).await?;
-
-    // One bounded request channel and one SolveBatch stream per endpoint.
-    let mut senders = Vec::new();
-    let mut calls = Vec::new();
-    for (url, channel) in endpoints.iter().zip(channels) {
-        let (tx, rx) = mpsc::channel(CHUNK as usize);
-        senders.push(tx);
-        let mut request = tonic::Request::new(ReceiverStream::new(rx));
-        decorate(&mut request, args)?;
-        let mut client = SudokuServiceClient::new(channel);
-        calls.push(async move {
-            client
-                .solve_batch(request)
-                .await
-                .map(tonic::Response::into_inner)
-                .map_err(|status| anyhow!("{url}: SolveBatch failed: {}", describe(&status)))
-        });
-    }
-
-    let (source, size) = input::open_async(batch.file.as_deref()).await?;
-    let bytes_read = Arc::new(AtomicU64::new(0));
-    let template = SolveBatchRequest {
-        skip_uniqueness_check: batch.skip_uniqueness_check,
-        max_guesses: batch.max_guesses,
-        box_rows: batch.format.box_rows_cols().0,
-        box_cols: batch.format.box_rows_cols().1,
-        symbols: batch.format.symbols.clone(),
-        ..Default::default()
-    };
-    let reader = tokio_util::task::AbortOnDropHandle::new(tokio::spawn(deal_puzzles(
-        PuzzleReader::new(source),
-        senders,
-        template,
-        bytes_read.clone(),
-    )));
-    let mut streams = futures::future::try_join_all(calls).await?;
-
-    let bar = progress_bar(size);
-    let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout());
-    let mut tally = Tally::default();
-    let mut index = 0u64;
-    let ended = loop {
-        let at = ((index / CHUNK) % streams.len() as u64) as usize;
-        let answer = match streams[at].message().await {
-            Ok(Some(answer)) => answer,
-            Ok(None) => break at,
-            Err(status) => bail!(
-                "{}: the stream failed after {index} answers: {}",
-                endpoints[at],
-                describe(&status)
-            ),
-        };
-        if answer.id != index.to_string() {
-            bail!(
-                "{}: answer out of order: expected puzzle {index}, got id {:?}",
-                endpoints[at],
-                answer.id
-            );
-        }
-        let (line, kind) = answer_line(answer.verdict(), &answer.solution, &answer.error);
-        writeln!(out, "{line}")?;
-        tally.add(kind);
-        index += 1;
-        if index.is_multiple_of(64) {
-            bar.set_position(bytes_read.load(Ordering::Relaxed));
-            bar.set_message(format!("{index} answered"));
-        }
-    };
-    out.flush()?;
-    bar.finish_and_clear();
-    // Cancel the calls, so a reader blocked on a stream that will never be read again stops.
-    drop(streams);
-    let sent = reader.await.context("the input reader stopped")??;
-    if sent != index {
-        bail!(
-            "{} ended its stream after {index} of {sent} answers",
-            endpoints[ended]
-        );
-    }
-    eprintln!("{tally}");
-    Ok(if tally.get("invalid") > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
 }

@@ -11,7 +11,8 @@ use tonic::Streaming;
 
 use super::codec::{Answer, LoadCodec};
 use super::{file_name, print_table, rate};
-use crate::cli::client::{CHUNK, connect, describe};
+use crate::cli::client::batch::CHUNK;
+use crate::cli::client::{connect, describe};
 use crate::cli::input;
 use crate::cli::output::{Tally, answer_line};
 use sudoku_core::grid::Grid;
