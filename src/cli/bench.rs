@@ -19,6 +19,8 @@ use sudoku_core::grid::{Grid, ParseError, Shape};
 use sudoku_core::solver::{self, Mode, Options, Outcome, Verdict};
 use sudoku_core::text::Format;
 
+use super::output::mode_name;
+
 /// Arguments of the `bench` command.
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
@@ -228,13 +230,6 @@ fn has_several_solutions_mark(path: &Path) -> bool {
         .map_while(Result::ok)
         .take_while(|line| line.trim().is_empty() || line.trim_start().starts_with('#'))
         .any(|line| line.trim() == SEVERAL_SOLUTIONS_MARK)
-}
-
-fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::ProveUnique => "uniqueness",
-        Mode::FirstSolution => "first solution",
-    }
 }
 
 /// Timing summary of one batch of solves.

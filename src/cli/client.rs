@@ -17,7 +17,7 @@ use super::args::FormatArgs;
 pub mod batch;
 
 use super::input;
-use super::output::answer_line;
+use super::output::{self, answer_line};
 use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::proto::{CanonicalizeRequest, GradeRequest, HintRequest, SolveRequest};
 
@@ -310,11 +310,15 @@ async fn canonicalize_lines(args: &Args, canon: &CanonArgs) -> anyhow::Result<Ex
         match answer? {
             Ok(answer) => {
                 let answer = answer.into_inner();
-                writeln!(out, "{} {}", answer.canonical, answer.transform)?;
+                writeln!(
+                    out,
+                    "{}",
+                    output::canon_line(&answer.canonical, &answer.transform)
+                )?;
             }
             Err(status) if status.code() == tonic::Code::InvalidArgument => {
                 invalid = true;
-                writeln!(out, "invalid {}", status.message())?;
+                writeln!(out, "{}", output::invalid_line(status.message()))?;
             }
             Err(status) => bail!("{url}: Canonicalize failed: {}", describe(&status)),
         }
@@ -337,10 +341,8 @@ async fn grade_one(args: &Args, grade: &GradeArgs) -> anyhow::Result<ExitCode> {
     decorate(&mut request, args)?;
     match client.grade(request).await {
         Ok(answer) => {
-            let answer = answer.into_inner();
-            println!("{}", super::output::graded(&answer));
-            for step in &answer.steps {
-                println!("  {}", super::output::step(step));
+            for line in output::graded_lines(&answer.into_inner()) {
+                println!("{line}");
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -358,7 +360,7 @@ async fn hint_one(args: &Args, hint: &HintArgs) -> anyhow::Result<ExitCode> {
     decorate(&mut request, args)?;
     match client.hint(request).await {
         Ok(answer) => {
-            for line in super::output::hint_lines(&answer.into_inner()) {
+            for line in output::hint_lines(&answer.into_inner()) {
                 println!("{line}");
             }
             Ok(ExitCode::SUCCESS)

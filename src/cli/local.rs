@@ -118,7 +118,7 @@ fn answer_line(
 ) -> (String, &'static str) {
     let read = match Grid::read_puzzle(line, format) {
         Ok(read) => read,
-        Err(e) => return (format!("invalid {e}"), "invalid"),
+        Err(e) => return (output::invalid_line(e), "invalid"),
     };
     let options = solver::Options {
         mode,
@@ -200,10 +200,14 @@ pub fn canon(args: &CanonArgs) -> anyhow::Result<ExitCode> {
             .map_err(|e| e.to_string())
             .and_then(|read| canonicalize(&read.grid).map_err(|e| e.to_string()));
         match answer {
-            Ok(canonical) => writeln!(out, "{} {}", canonical.key(), canonical.transform)?,
+            Ok(canonical) => writeln!(
+                out,
+                "{}",
+                output::canon_line(canonical.key(), &canonical.transform)
+            )?,
             Err(e) => {
                 invalid = true;
-                writeln!(out, "invalid {e}")?;
+                writeln!(out, "{}", output::invalid_line(e))?;
             }
         }
     }
@@ -230,7 +234,7 @@ pub fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
             }
             Err(e) => {
                 invalid += 1;
-                writeln!(out, "invalid {e}")?;
+                writeln!(out, "{}", output::invalid_line(e))?;
             }
         }
     }
@@ -263,10 +267,10 @@ fn grade_lines(puzzle: &Grid, steps: bool) -> anyhow::Result<Vec<String>> {
     )];
     lines.extend(grade.steps.iter().map(|step| {
         let explanation = step.explanation(|v| symbols.symbol(v).to_string());
-        let technique = Technique::from(step.technique);
-        format!(
-            "  {}",
-            output::step_line(wire::rating(step.rating), technique, &explanation)
+        output::path_line(
+            wire::rating(step.rating),
+            Technique::from(step.technique),
+            &explanation,
         )
     }));
     Ok(lines)

@@ -14,7 +14,7 @@ use super::{file_name, print_table, rate};
 use crate::cli::client::batch::CHUNK;
 use crate::cli::client::{connect, describe};
 use crate::cli::input;
-use crate::cli::output::{Tally, answer_line};
+use crate::cli::output::{Tally, answer_kind, mode_name};
 use sudoku_core::grid::Grid;
 use sudoku_core::solver::{self, Mode};
 
@@ -135,8 +135,7 @@ pub(super) fn check_answers(
     };
     for answer in answers.iter().flatten() {
         let solution = answer.solution.as_str();
-        let (_, kind) = answer_line(answer.verdict, solution, &answer.error);
-        tally.add(kind);
+        tally.add(answer_kind(answer.verdict));
         let Some(puzzle) = usize::try_from(answer.index)
             .ok()
             .and_then(|i| puzzles.get(i))
@@ -222,14 +221,11 @@ pub(super) async fn load_batch(
     } else {
         Mode::ProveUnique
     };
-    let mode_name = match mode {
-        Mode::ProveUnique => "uniqueness",
-        Mode::FirstSolution => "first solution",
-    };
     println!(
-        "SolveBatch load: {place}, {} stream{}, {mode_name} mode",
+        "SolveBatch load: {place}, {} stream{}, {} mode",
         args.streams.max(1),
-        if args.streams > 1 { "s" } else { "" }
+        if args.streams > 1 { "s" } else { "" },
+        mode_name(mode)
     );
     let mut rows = Vec::new();
     let mut notes = Vec::new();

@@ -14,7 +14,7 @@ use tonic::transport::Channel;
 use super::{print_table, rate, seconds};
 use crate::cli::client::connect;
 use crate::cli::input;
-use crate::cli::output::{Tally, answer_line};
+use crate::cli::output::{Tally, answer_kind};
 use sudoku_core::grid::Grid;
 use sudoku_grpc::proto::SolveRequest;
 use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
@@ -158,8 +158,7 @@ pub(super) async fn unary_client(
         match result {
             Ok(answer) => {
                 let answer = answer.into_inner();
-                let (_, kind) = answer_line(answer.verdict(), &answer.solution, "");
-                figures.tally.add(kind);
+                figures.tally.add(answer_kind(answer.verdict()));
                 if !answer.solution.is_empty() {
                     let solves = match (grid, Grid::parse(&answer.solution)) {
                         (Some(puzzle), Ok(solution)) => solution.solves(puzzle),
