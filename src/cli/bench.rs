@@ -314,10 +314,9 @@ fn solve_all(
     (results, start.elapsed())
 }
 
-/// Solves puzzles from the start of `puzzles`, untimed, for about 0.3 s or one pass: the first
-/// timed mode then starts with warm caches and trained branch predictors, like the modes after it
-/// and like tdoku's benchmark, which warms up for a second before timing. Without it the first mode
-/// paid a few percent for the cold start.
+/// Solves puzzles from the start of `puzzles`, untimed, for a few tenths of a second or one pass:
+/// the first timed mode then starts with warm caches and trained branch predictors, like the modes
+/// after it and like tdoku's benchmark, which also warms up before timing.
 fn warm_up(puzzles: &[Puzzle], max_guesses: Option<u64>) {
     let options = Options {
         mode: Mode::ProveUnique,
@@ -397,16 +396,15 @@ fn check_expected(
         // A budget (`--max-guesses`) may honestly stop a search before it finds the second.
         && !matches!(outcome.verdict, Verdict::Multiple | Verdict::LimitReached)
     {
-        return Err(BenchError::WrongAnswer {
-            path: path.to_owned(),
-            line: puzzle.line,
-            solver: "fast solver",
-            mode: mode_name(mode),
-            reason: format!(
+        return Err(fast_solver_wrong(
+            path,
+            puzzle,
+            mode,
+            format!(
                 "verdict {:?} in a file marked \"{SEVERAL_SOLUTIONS_MARK}\"",
                 outcome.verdict
             ),
-        });
+        ));
     }
     Ok(())
 }
@@ -445,13 +443,18 @@ fn check(path: &Path, puzzle: &Puzzle, mode: Mode, outcome: &Outcome) -> Result<
     };
     match reason {
         None => Ok(()),
-        Some(reason) => Err(BenchError::WrongAnswer {
-            path: path.to_owned(),
-            line: puzzle.line,
-            solver: "fast solver",
-            mode: mode_name(mode),
-            reason,
-        }),
+        Some(reason) => Err(fast_solver_wrong(path, puzzle, mode, reason)),
+    }
+}
+
+/// Our solver's wrong answer to `puzzle` in `mode`, and why it is wrong.
+fn fast_solver_wrong(path: &Path, puzzle: &Puzzle, mode: Mode, reason: String) -> BenchError {
+    BenchError::WrongAnswer {
+        path: path.to_owned(),
+        line: puzzle.line,
+        solver: "fast solver",
+        mode: mode_name(mode),
+        reason,
     }
 }
 
@@ -583,16 +586,12 @@ fn run_group(
                 check_expected(path, puzzle, mode, unique_verdict, outcome)?;
                 match (*known, solvable(outcome.verdict)) {
                     (Some(before), Some(now)) if before != now => {
-                        return Err(BenchError::WrongAnswer {
-                            path: path.to_owned(),
-                            line: puzzle.line,
-                            solver: "fast solver",
-                            mode: mode_name(mode),
-                            reason: format!(
-                                "verdict {:?} contradicts another mode's",
-                                outcome.verdict
-                            ),
-                        });
+                        return Err(fast_solver_wrong(
+                            path,
+                            puzzle,
+                            mode,
+                            format!("verdict {:?} contradicts another mode's", outcome.verdict),
+                        ));
                     }
                     (None, now) => *known = now,
                     _ => {}

@@ -136,8 +136,8 @@ fn answer_line(
 /// The answer to the commonest line, a 9x9 puzzle of exactly 81 cells (`1`-`9`, `.` or `0` for a
 /// blank, ASCII whitespace around it), written to `out` straight from the bytes: the same line
 /// [`answer_line`] gives in the standard format, without its general reader (which scans characters
-/// for layout and other alphabets), its clash check ahead of solving or its strings, which together
-/// cost about a fifth of the solving on 17-clue puzzles. A clash among the givens makes the puzzle
+/// for layout and other alphabets), its clash check ahead of solving or its strings, whose cost is
+/// a large part of the work on easy puzzles. A clash among the givens makes the puzzle
 /// unsolvable, so only an `unsolvable` verdict (or another rare one) goes through [`answer_line`]
 /// for its exact wording. `None` for any other line, which [`answer_line`] then takes.
 fn plain_answer(
@@ -203,7 +203,7 @@ pub fn canon(args: &CanonArgs) -> anyhow::Result<ExitCode> {
             Ok(canonical) => writeln!(
                 out,
                 "{}",
-                output::canon_line(canonical.key(), &canonical.transform)
+                output::canon_line(canonical.key(), canonical.transform)
             )?,
             Err(e) => {
                 invalid = true;

@@ -4,29 +4,14 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Display;
-use std::io::Write;
 
 use sudoku_core::solver::Mode;
 use sudoku_grpc::proto::{self, Difficulty, Technique, Verdict};
 
 /// The answer line for a server's answer, in the local `solve` command's format, and its kind for
-/// the summary.
+/// the summary: the solution, `multiple <solution>`, `unsolvable`, `limit_reached` or
+/// `invalid <error>`.
 pub fn answer_line(verdict: Verdict, solution: &str, error: &str) -> (String, &'static str) {
-    let mut line = Vec::new();
-    // Writing to a Vec cannot fail.
-    let kind = write_answer(&mut line, verdict, solution, error).unwrap_or("unspecified");
-    line.pop();
-    (String::from_utf8_lossy(&line).into_owned(), kind)
-}
-
-/// [`answer_line`] written straight to `out`, newline included, without building a string: what
-/// `solve` uses for every line, where the formatting would otherwise cost a tenth of the solving.
-pub fn write_answer(
-    out: &mut impl Write,
-    verdict: Verdict,
-    solution: &str,
-    error: &str,
-) -> std::io::Result<&'static str> {
     let (prefix, text) = match verdict {
         Verdict::Unique | Verdict::Solved => ("", solution),
         Verdict::Multiple => ("multiple ", solution),
@@ -35,10 +20,7 @@ pub fn write_answer(
         Verdict::Invalid => ("invalid ", error),
         Verdict::Unspecified => ("unspecified", ""),
     };
-    out.write_all(prefix.as_bytes())?;
-    out.write_all(text.as_bytes())?;
-    out.write_all(b"\n")?;
-    Ok(answer_kind(verdict))
+    (format!("{prefix}{text}"), answer_kind(verdict))
 }
 
 /// An answer's kind for the summary by verdict: `unique`, `multiple`, `invalid`...
