@@ -1,8 +1,9 @@
-//! The `bench` command's engine: solve puzzle files in-process, check every answer, and print speed
-//! figures per file and mode, next to a textbook backtracking baseline run on a sample in the same run.
+//! The `bench` command: solve puzzle files in-process, check every answer, and print speed figures
+//! per file and mode, next to a textbook backtracking baseline run on a sample in the same run;
+//! `--canon`, `--generate` and `--grade` measure those engines instead, in the submodules.
 //!
-//! The CLI only builds a [`BenchOptions`] and calls [`run`]; everything else lives here so the figures
-//! can also be produced from tests or scratch programs without the service around them.
+//! [`run_command`] only turns the arguments into [`BenchOptions`] for [`run`], so the figures can also
+//! be produced from tests or scratch programs without the command line around them.
 
 pub mod canon;
 pub mod generate;
@@ -11,11 +12,82 @@ pub mod grade;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use sudoku_core::grid::{Grid, ParseError, Shape};
 use sudoku_core::solver::{self, Mode, Options, Outcome, Verdict};
 use sudoku_core::text::Format;
+
+use super::output::mode_name;
+
+/// Arguments of the `bench` command.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Files of puzzles, one per line (`#` lines are comments).
+    #[arg(required_unless_present = "generate")]
+    pub files: Vec<PathBuf>,
+    /// Benchmark the generator instead: puzzles per second by shape and option, beside a textbook
+    /// generator in the same run.
+    #[arg(long)]
+    pub generate: bool,
+    /// With --generate: multiplies the number of puzzles made per case.
+    #[arg(long, default_value_t = 1, requires = "generate")]
+    pub scale: u64,
+    /// Solver threads (1 measures single-thread latency; more, throughput, and its ratio to one thread
+    /// measured on the same puzzles right after).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Puzzles per file that the textbook baseline solves too (0 skips it).
+    #[arg(long, default_value_t = 200)]
+    pub baseline_sample: usize,
+    /// The most time the baseline may spend on one puzzle.
+    #[arg(long, default_value = "20ms", value_parser = humantime::parse_duration)]
+    pub baseline_cap: Duration,
+    /// The guess budget of each solve (0: unlimited); a puzzle that needs more counts as
+    /// LimitReached, so a set of hard 25x25 grids ends in bounded time.
+    #[arg(long, default_value_t = 0)]
+    pub max_guesses: u64,
+    /// Repeat each mode's timed pass over a file until at least this long has passed (e.g. `5s`,
+    /// as tdoku's `run_benchmark -t 5`), for steadier figures on a shared machine; 0 for one pass.
+    #[arg(long, default_value = "0s", value_parser = humantime::parse_duration)]
+    pub min_time: Duration,
+    /// Measure the canonical form (Canonicalize) instead of the solver; the baseline is the brute
+    /// force on `--baseline-sample / 10` puzzles per file.
+    #[arg(long)]
+    pub canon: bool,
+    /// Benchmark the logic engine (Grade) instead of the solver: time per puzzle, the levels'
+    /// distribution, and the puzzles singles solve in µs each.
+    #[arg(long)]
+    pub grade: bool,
+}
+
+/// Runs the `bench` command: the solver, or with `--canon`, `--generate` or `--grade` that engine.
+pub fn run_command(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    if args.canon {
+        let sample = args.baseline_sample / 10;
+        canon::run(&args.files, sample, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.generate {
+        generate::run(args.scale, args.threads, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.grade {
+        grade::run(&args.files, args.threads, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let options = BenchOptions {
+        threads: args.threads.max(1),
+        baseline_sample: args.baseline_sample,
+        baseline_cap: args.baseline_cap,
+        max_guesses: (args.max_guesses > 0).then_some(args.max_guesses),
+        min_time: args.min_time,
+        ..Default::default()
+    };
+    run(&args.files, &options, &mut std::io::stdout().lock())?;
+    Ok(ExitCode::SUCCESS)
+}
 
 /// How a benchmark runs.
 #[derive(Clone, Debug)]
@@ -122,9 +194,9 @@ fn read_line(line: &str) -> Result<Grid, ParseError> {
     }
 }
 
-/// Reads one file's puzzles (see [`sudoku_core::puzzle_file`]), each of any size.
+/// Reads one file's puzzles (see [`super::input::file_puzzles`]), each of any size.
 fn read_puzzles(path: &Path) -> Result<PuzzleFile, BenchError> {
-    let puzzles = sudoku_core::puzzle_file::read(path, None)?
+    let puzzles = super::input::file_puzzles(path, None)?
         .into_iter()
         .map(|line| {
             let grid = read_line(&line.text).map_err(|source| BenchError::BadLine {
@@ -158,13 +230,6 @@ fn has_several_solutions_mark(path: &Path) -> bool {
         .map_while(Result::ok)
         .take_while(|line| line.trim().is_empty() || line.trim_start().starts_with('#'))
         .any(|line| line.trim() == SEVERAL_SOLUTIONS_MARK)
-}
-
-fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::ProveUnique => "uniqueness",
-        Mode::FirstSolution => "first solution",
-    }
 }
 
 /// Timing summary of one batch of solves.
@@ -249,10 +314,9 @@ fn solve_all(
     (results, start.elapsed())
 }
 
-/// Solves puzzles from the start of `puzzles`, untimed, for about 0.3 s or one pass: the first
-/// timed mode then starts with warm caches and trained branch predictors, like the modes after it
-/// and like tdoku's benchmark, which warms up for a second before timing. Without it the first mode
-/// paid a few percent for the cold start.
+/// Solves puzzles from the start of `puzzles`, untimed, for a few tenths of a second or one pass:
+/// the first timed mode then starts with warm caches and trained branch predictors, like the modes
+/// after it and like tdoku's benchmark, which also warms up before timing.
 fn warm_up(puzzles: &[Puzzle], max_guesses: Option<u64>) {
     let options = Options {
         mode: Mode::ProveUnique,
@@ -332,16 +396,15 @@ fn check_expected(
         // A budget (`--max-guesses`) may honestly stop a search before it finds the second.
         && !matches!(outcome.verdict, Verdict::Multiple | Verdict::LimitReached)
     {
-        return Err(BenchError::WrongAnswer {
-            path: path.to_owned(),
-            line: puzzle.line,
-            solver: "fast solver",
-            mode: mode_name(mode),
-            reason: format!(
+        return Err(fast_solver_wrong(
+            path,
+            puzzle,
+            mode,
+            format!(
                 "verdict {:?} in a file marked \"{SEVERAL_SOLUTIONS_MARK}\"",
                 outcome.verdict
             ),
-        });
+        ));
     }
     Ok(())
 }
@@ -380,13 +443,18 @@ fn check(path: &Path, puzzle: &Puzzle, mode: Mode, outcome: &Outcome) -> Result<
     };
     match reason {
         None => Ok(()),
-        Some(reason) => Err(BenchError::WrongAnswer {
-            path: path.to_owned(),
-            line: puzzle.line,
-            solver: "fast solver",
-            mode: mode_name(mode),
-            reason,
-        }),
+        Some(reason) => Err(fast_solver_wrong(path, puzzle, mode, reason)),
+    }
+}
+
+/// Our solver's wrong answer to `puzzle` in `mode`, and why it is wrong.
+fn fast_solver_wrong(path: &Path, puzzle: &Puzzle, mode: Mode, reason: String) -> BenchError {
+    BenchError::WrongAnswer {
+        path: path.to_owned(),
+        line: puzzle.line,
+        solver: "fast solver",
+        mode: mode_name(mode),
+        reason,
     }
 }
 
@@ -518,16 +586,12 @@ fn run_group(
                 check_expected(path, puzzle, mode, unique_verdict, outcome)?;
                 match (*known, solvable(outcome.verdict)) {
                     (Some(before), Some(now)) if before != now => {
-                        return Err(BenchError::WrongAnswer {
-                            path: path.to_owned(),
-                            line: puzzle.line,
-                            solver: "fast solver",
-                            mode: mode_name(mode),
-                            reason: format!(
-                                "verdict {:?} contradicts another mode's",
-                                outcome.verdict
-                            ),
-                        });
+                        return Err(fast_solver_wrong(
+                            path,
+                            puzzle,
+                            mode,
+                            format!("verdict {:?} contradicts another mode's", outcome.verdict),
+                        ));
                     }
                     (None, now) => *known = now,
                     _ => {}

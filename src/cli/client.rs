@@ -1,39 +1,25 @@
-//! The `client` command: call a running server to solve one puzzle, or stream a file of puzzles
-//! through SolveBatch, optionally spread over several servers with the output order kept.
-//!
-//! Spreading works on chunks: the input's puzzles are numbered as they are read, cut into chunks of
-//! [`CHUNK`] puzzles, and chunk `k` goes to endpoint `k % n`, each endpoint over its own connection
-//! and one SolveBatch stream. Each stream answers in its own request order, so the writer knows which
-//! stream holds the next answer and reads them in turn; every channel on the way is bounded, so the
-//! whole file is never in memory and a slow reader slows the servers down instead of filling buffers.
+//! The `client` command: call a running server's unary calls (Solve, Canonicalize, Grade, Hint) and
+//! its Generate stream, or stream a file through SolveBatch ([`batch`]); the connection, deadline
+//! and request id every call shares live here.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
 use clap::Subcommand;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt};
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::{Channel, Endpoint};
 
-use super::output::{Tally, answer_line};
+use super::args::FormatArgs;
+
+pub mod batch;
+
+use super::input;
+use super::output::{self, answer_line};
 use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
-use sudoku_grpc::proto::{
-    CanonicalizeRequest, GradeRequest, HintRequest, SolveBatchRequest, SolveRequest,
-};
-
-/// Puzzles per chunk when a file is spread over several endpoints.
-pub const CHUNK: u64 = 256;
-
-/// The longest input line accepted, in bytes: far above any real puzzle, and below the server's
-/// message limit, so one bad line is reported here instead of breaking a stream.
-pub const MAX_LINE_BYTES: usize = 8 * 1024;
+use sudoku_grpc::proto::{CanonicalizeRequest, GradeRequest, HintRequest, SolveRequest};
 
 /// How long to wait for a connection to an endpoint before calling it dead.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -78,7 +64,7 @@ pub enum Command {
     /// Stream a file of puzzles (one per line; blank and `#` lines skipped) through SolveBatch; writes
     /// one answer line per puzzle in order, and a summary by verdict on stderr. Exit 1 if any puzzle
     /// was invalid.
-    Batch(BatchArgs),
+    Batch(batch::BatchArgs),
     /// Canonicalize each puzzle of a file (one per line; blank and `#` lines skipped) through the
     /// server; prints `<key> <transform>` per puzzle in order, as the local `canon` command does, or
     /// `invalid <why>`. Exit 1 if any puzzle was invalid.
@@ -136,60 +122,12 @@ pub struct SolveArgs {
     pub format: FormatArgs,
 }
 
-/// `--box RxC` and `--symbols`, shared by every command that reads puzzles.
-#[derive(Debug, Default, Clone, clap::Args)]
-pub struct FormatArgs {
-    /// Boxes of R rows by C columns of cells, e.g. `2x3` for a 6x6 grid of wide boxes; by default the
-    /// shape follows from the count of cells (36 cells: 2x3, 144: 3x4, ...).
-    #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
-    pub box_shape: Option<(u32, u32)>,
-    /// The N symbols in order, e.g. `0123456789ABCDEF`; by default `1`-`9` then `A`, `B`, ...
-    #[arg(long, default_value = "")]
-    pub symbols: String,
-}
-
-impl FormatArgs {
-    /// The box rows and columns as the wire carries them: both 0 to infer the shape.
-    pub fn box_rows_cols(&self) -> (u32, u32) {
-        self.box_shape.unwrap_or((0, 0))
-    }
-}
-
-/// Reads `RxC` (or `R*C`), e.g. `3x4`.
-pub fn parse_box(text: &str) -> Result<(u32, u32), String> {
-    let (rows, cols) = text
-        .split_once(['x', 'X', '*'])
-        .ok_or_else(|| format!("expected RxC, such as 2x3, found {text:?}"))?;
-    let number = |n: &str| {
-        n.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("expected RxC with whole numbers, such as 2x3, found {text:?}"))
-    };
-    Ok((number(rows)?, number(cols)?))
-}
-
-/// Arguments of `client batch`.
-#[derive(Debug, clap::Args)]
-pub struct BatchArgs {
-    /// File of puzzles, one per line; `-` or nothing for stdin.
-    pub file: Option<PathBuf>,
-    /// Stop at the first solution instead of proving it is the only one.
-    #[arg(long)]
-    pub skip_uniqueness_check: bool,
-    /// The most guesses per puzzle before giving up with `limit_reached` (0: the server's default).
-    #[arg(long, default_value_t = 0)]
-    pub max_guesses: u64,
-    /// Every puzzle's shape and alphabet; by default inferred from each one's count of cells.
-    #[command(flatten)]
-    pub format: FormatArgs,
-}
-
 /// Runs the `client` subcommand.
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let call = async {
         match &args.command {
             Command::Solve(solve) => solve_one(&args, solve).await,
-            Command::Batch(batch) => solve_batch(&args, batch).await,
+            Command::Batch(batch) => batch::run(&args, batch).await,
             Command::Canon(canon) => canonicalize_lines(&args, canon).await,
             Command::Generate(generate) => super::generate::call(&args, generate).await,
             Command::Grade(grade) => grade_one(&args, grade).await,
@@ -305,10 +243,26 @@ pub(crate) fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyho
     Ok(())
 }
 
-async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
+/// A client of the first endpoint that `args` names, and that endpoint's URL for messages.
+pub async fn first_server(args: &Args) -> anyhow::Result<(String, SudokuServiceClient<Channel>)> {
     let endpoints = resolve(&args.servers).await?;
-    let url = &endpoints[0];
-    let mut client = SudokuServiceClient::new(connect(url).await?);
+    let url = endpoints[0].clone();
+    let client = SudokuServiceClient::new(connect(&url).await?);
+    Ok((url, client))
+}
+
+/// The end of a unary `call` that failed: an invalid `what` (the server's INVALID_ARGUMENT) is exit
+/// 1 with its reason on stderr; any other status is an error naming the endpoint and the call.
+fn refused(url: &str, call: &str, what: &str, status: &tonic::Status) -> anyhow::Result<ExitCode> {
+    if status.code() == tonic::Code::InvalidArgument {
+        eprintln!("invalid {what}: {}", status.message());
+        return Ok(ExitCode::FAILURE);
+    }
+    Err(anyhow!("{url}: {call} failed: {}", describe(status)))
+}
+
+async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
+    let (url, mut client) = first_server(args).await?;
     let mut request = tonic::Request::new(SolveRequest {
         puzzle: solve.puzzle.clone(),
         skip_uniqueness_check: solve.skip_uniqueness_check,
@@ -325,11 +279,7 @@ async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
             println!("{line}");
             Ok(ExitCode::SUCCESS)
         }
-        Err(status) if status.code() == tonic::Code::InvalidArgument => {
-            eprintln!("invalid puzzle: {}", status.message());
-            Ok(ExitCode::FAILURE)
-        }
-        Err(status) => Err(anyhow!("{url}: Solve failed: {}", describe(&status))),
+        Err(status) => refused(&url, "Solve", "puzzle", &status),
     }
 }
 
@@ -338,25 +288,9 @@ const CANON_IN_FLIGHT: usize = 16;
 
 async fn canonicalize_lines(args: &Args, canon: &CanonArgs) -> anyhow::Result<ExitCode> {
     use futures::stream::{self, StreamExt};
-    let endpoints = resolve(&args.servers).await?;
-    let url = &endpoints[0];
-    let client = SudokuServiceClient::new(connect(url).await?);
-    let text = match &canon.file {
-        Some(path) if path.as_os_str() != "-" => tokio::fs::read_to_string(path)
-            .await
-            .with_context(|| format!("cannot read {}", path.display()))?,
-        _ => {
-            let mut text = String::new();
-            tokio::io::AsyncReadExt::read_to_string(&mut tokio::io::stdin(), &mut text)
-                .await
-                .context("cannot read stdin")?;
-            text
-        }
-    };
-    let lines = text
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'));
+    let (url, client) = first_server(args).await?;
+    let text = input::read_all(canon.file.as_deref()).await?;
+    let lines = sudoku_core::puzzle_file::lines(&text).map(|(_, line)| line);
     let mut answers = stream::iter(lines)
         .map(|line| {
             let mut client = client.clone();
@@ -376,11 +310,15 @@ async fn canonicalize_lines(args: &Args, canon: &CanonArgs) -> anyhow::Result<Ex
         match answer? {
             Ok(answer) => {
                 let answer = answer.into_inner();
-                writeln!(out, "{} {}", answer.canonical, answer.transform)?;
+                writeln!(
+                    out,
+                    "{}",
+                    output::canon_line(&answer.canonical, &answer.transform)
+                )?;
             }
             Err(status) if status.code() == tonic::Code::InvalidArgument => {
                 invalid = true;
-                writeln!(out, "invalid {}", status.message())?;
+                writeln!(out, "{}", output::invalid_line(status.message()))?;
             }
             Err(status) => bail!("{url}: Canonicalize failed: {}", describe(&status)),
         }
@@ -394,9 +332,7 @@ async fn canonicalize_lines(args: &Args, canon: &CanonArgs) -> anyhow::Result<Ex
 }
 
 async fn grade_one(args: &Args, grade: &GradeArgs) -> anyhow::Result<ExitCode> {
-    let endpoints = resolve(&args.servers).await?;
-    let url = &endpoints[0];
-    let mut client = SudokuServiceClient::new(connect(url).await?);
+    let (url, mut client) = first_server(args).await?;
     let mut request = tonic::Request::new(GradeRequest {
         puzzle: grade.puzzle.clone(),
         include_steps: grade.steps,
@@ -405,25 +341,17 @@ async fn grade_one(args: &Args, grade: &GradeArgs) -> anyhow::Result<ExitCode> {
     decorate(&mut request, args)?;
     match client.grade(request).await {
         Ok(answer) => {
-            let answer = answer.into_inner();
-            println!("{}", super::output::graded(&answer));
-            for step in &answer.steps {
-                println!("  {}", super::output::step(step));
+            for line in output::graded_lines(&answer.into_inner()) {
+                println!("{line}");
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(status) if status.code() == tonic::Code::InvalidArgument => {
-            eprintln!("invalid puzzle: {}", status.message());
-            Ok(ExitCode::FAILURE)
-        }
-        Err(status) => Err(anyhow!("{url}: Grade failed: {}", describe(&status))),
+        Err(status) => refused(&url, "Grade", "puzzle", &status),
     }
 }
 
 async fn hint_one(args: &Args, hint: &HintArgs) -> anyhow::Result<ExitCode> {
-    let endpoints = resolve(&args.servers).await?;
-    let url = &endpoints[0];
-    let mut client = SudokuServiceClient::new(connect(url).await?);
+    let (url, mut client) = first_server(args).await?;
     let mut request = tonic::Request::new(HintRequest {
         puzzle: hint.puzzle.clone(),
         progress: hint.progress.clone(),
@@ -432,218 +360,11 @@ async fn hint_one(args: &Args, hint: &HintArgs) -> anyhow::Result<ExitCode> {
     decorate(&mut request, args)?;
     match client.hint(request).await {
         Ok(answer) => {
-            for line in super::output::hint_lines(&answer.into_inner()) {
+            for line in output::hint_lines(&answer.into_inner()) {
                 println!("{line}");
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(status) if status.code() == tonic::Code::InvalidArgument => {
-            eprintln!("invalid request: {}", status.message());
-            Ok(ExitCode::FAILURE)
-        }
-        Err(status) => Err(anyhow!("{url}: Hint failed: {}", describe(&status))),
+        Err(status) => refused(&url, "Hint", "request", &status),
     }
-}
-
-/// Reads puzzle lines from `input` and deals them to `senders` in chunks of [`CHUNK`], numbering
-/// them from 0 in the `id` field. Blank and `#` lines are skipped. Returns how many were sent.
-async fn read_puzzles(
-    mut input: impl AsyncBufRead + Unpin,
-    senders: Vec<mpsc::Sender<SolveBatchRequest>>,
-    template: SolveBatchRequest,
-    bytes_read: Arc<AtomicU64>,
-) -> anyhow::Result<u64> {
-    let mut index = 0u64;
-    let mut line_number = 0u64;
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let n = read_line(&mut input, &mut line)
-            .await
-            .with_context(|| format!("cannot read line {}", line_number + 1))?;
-        if n == 0 {
-            return Ok(index);
-        }
-        line_number += 1;
-        bytes_read.fetch_add(n as u64, Ordering::Relaxed);
-        let text = String::from_utf8_lossy(&line);
-        let Some(text) = sudoku_core::puzzle_file::puzzle_text(&text) else {
-            continue;
-        };
-        let endpoint = ((index / CHUNK) % senders.len() as u64) as usize;
-        let request = SolveBatchRequest {
-            id: index.to_string(),
-            puzzle: text.to_owned(),
-            ..template.clone()
-        };
-        if senders[endpoint].send(request).await.is_err() {
-            // The stream is gone; the writer reports why.
-            return Ok(index);
-        }
-        index += 1;
-    }
-}
-
-/// Reads one line (up to and including `\n`) into `line`, refusing lines over [`MAX_LINE_BYTES`].
-/// Returns the bytes consumed; 0 at the end of the input.
-pub async fn read_line(
-    input: &mut (impl AsyncBufRead + Unpin),
-    line: &mut Vec<u8>,
-) -> std::io::Result<usize> {
-    let mut consumed = 0;
-    loop {
-        let buf = input.fill_buf().await?;
-        if buf.is_empty() {
-            return Ok(consumed);
-        }
-        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(at) => (at + 1, true),
-            None => (buf.len(), false),
-        };
-        if line.len() + take > MAX_LINE_BYTES {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("line longer than {MAX_LINE_BYTES} bytes"),
-            ));
-        }
-        line.extend_from_slice(&buf[..take]);
-        input.consume(take);
-        consumed += take;
-        if done {
-            return Ok(consumed);
-        }
-    }
-}
-
-/// Opens the input: a file, or stdin for `-` or nothing. Also returns the file's size, if known.
-async fn open_input(
-    file: Option<&PathBuf>,
-) -> anyhow::Result<(Box<dyn AsyncBufRead + Send + Unpin>, Option<u64>)> {
-    match file {
-        Some(path) if path.as_os_str() != "-" => {
-            let file = tokio::fs::File::open(path)
-                .await
-                .with_context(|| format!("cannot open {}", path.display()))?;
-            let size = file.metadata().await.ok().map(|m| m.len());
-            Ok((
-                Box::new(tokio::io::BufReader::with_capacity(64 * 1024, file)),
-                size,
-            ))
-        }
-        _ => Ok((
-            Box::new(tokio::io::BufReader::new(tokio::io::stdin())),
-            None,
-        )),
-    }
-}
-
-/// A progress bar on stderr when it is a terminal; hidden otherwise.
-fn progress_bar(size: Option<u64>) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = match size {
-        Some(size) => indicatif::ProgressBar::new(size).with_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {percent:>3}% of the input read, {msg} [{elapsed_precise}, {eta} left]",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        ),
-        None => indicatif::ProgressBar::new_spinner().with_style(
-            indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-        ),
-    };
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
-}
-
-async fn solve_batch(args: &Args, batch: &BatchArgs) -> anyhow::Result<ExitCode> {
-    let endpoints = resolve(&args.servers).await?;
-    let channels = futures::future::try_join_all(endpoints.iter().map(|url| connect(url))).await?;
-
-    // One bounded request channel and one SolveBatch stream per endpoint.
-    let mut senders = Vec::new();
-    let mut calls = Vec::new();
-    for (url, channel) in endpoints.iter().zip(channels) {
-        let (tx, rx) = mpsc::channel(CHUNK as usize);
-        senders.push(tx);
-        let mut request = tonic::Request::new(ReceiverStream::new(rx));
-        decorate(&mut request, args)?;
-        let mut client = SudokuServiceClient::new(channel);
-        calls.push(async move {
-            client
-                .solve_batch(request)
-                .await
-                .map(tonic::Response::into_inner)
-                .map_err(|status| anyhow!("{url}: SolveBatch failed: {}", describe(&status)))
-        });
-    }
-
-    let (input, size) = open_input(batch.file.as_ref()).await?;
-    let bytes_read = Arc::new(AtomicU64::new(0));
-    let template = SolveBatchRequest {
-        skip_uniqueness_check: batch.skip_uniqueness_check,
-        max_guesses: batch.max_guesses,
-        box_rows: batch.format.box_rows_cols().0,
-        box_cols: batch.format.box_rows_cols().1,
-        symbols: batch.format.symbols.clone(),
-        ..Default::default()
-    };
-    let reader = tokio_util::task::AbortOnDropHandle::new(tokio::spawn(read_puzzles(
-        input,
-        senders,
-        template,
-        bytes_read.clone(),
-    )));
-    let mut streams = futures::future::try_join_all(calls).await?;
-
-    let bar = progress_bar(size);
-    let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout());
-    let mut tally = Tally::default();
-    let mut index = 0u64;
-    let ended = loop {
-        let at = ((index / CHUNK) % streams.len() as u64) as usize;
-        let answer = match streams[at].message().await {
-            Ok(Some(answer)) => answer,
-            Ok(None) => break at,
-            Err(status) => bail!(
-                "{}: the stream failed after {index} answers: {}",
-                endpoints[at],
-                describe(&status)
-            ),
-        };
-        if answer.id != index.to_string() {
-            bail!(
-                "{}: answer out of order: expected puzzle {index}, got id {:?}",
-                endpoints[at],
-                answer.id
-            );
-        }
-        let (line, kind) = answer_line(answer.verdict(), &answer.solution, &answer.error);
-        writeln!(out, "{line}")?;
-        tally.add(kind);
-        index += 1;
-        if index.is_multiple_of(64) {
-            bar.set_position(bytes_read.load(Ordering::Relaxed));
-            bar.set_message(format!("{index} answered"));
-        }
-    };
-    out.flush()?;
-    bar.finish_and_clear();
-    // Cancel the calls, so a reader blocked on a stream that will never be read again stops.
-    drop(streams);
-    let sent = reader.await.context("the input reader stopped")??;
-    if sent != index {
-        bail!(
-            "{} ended its stream after {index} of {sent} answers",
-            endpoints[ended]
-        );
-    }
-    eprintln!("{tally}");
-    Ok(if tally.get("invalid") > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
 }

@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use anyhow::anyhow;
 use sudoku_core::generator::{self, Limits, Spec, Symmetry};
 use sudoku_core::grader::Difficulty;
-use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::proto::{self, GenerateRequest};
 use sudoku_grpc::wire;
 
@@ -109,9 +108,7 @@ pub fn run_local(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
 
 /// `client generate`: streams the puzzles from a server, writing each line as it arrives.
 pub async fn call(client_args: &client::Args, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
-    let endpoints = client::resolve(&client_args.servers).await?;
-    let url = &endpoints[0];
-    let mut server = SudokuServiceClient::new(client::connect(url).await?);
+    let (url, mut server) = client::first_server(client_args).await?;
     let mut request = tonic::Request::new(args.request());
     client::decorate(&mut request, client_args)?;
     let failed =

@@ -144,12 +144,6 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     result
 }
 
-/// Reads a file's puzzles (see [`sudoku_core::puzzle_file`]), at most `limit` of them.
-fn read_lines(path: &Path, limit: Option<usize>) -> anyhow::Result<Vec<String>> {
-    let lines = sudoku_core::puzzle_file::read(path, limit)?;
-    Ok(lines.into_iter().map(|line| line.text).collect())
-}
-
 /// Throughput in puzzles per second.
 fn rate(count: usize, time: Duration) -> f64 {
     count as f64 / time.as_secs_f64().max(1e-9)

@@ -1,17 +1,253 @@
-//! Grading and hints in this process, on the core, printed as a server's answers print: the same
-//! engine, budget and lines as the Grade and Hint calls.
+//! The local commands, on the core in this process without a server: `solve`, `canon`, `grade` and
+//! `hint`, whose lines are the same as a server's answers print.
 
+use std::io::{BufRead, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use sudoku_core::canonicalization::canonicalize;
 use sudoku_core::grader::{self, Options};
 use sudoku_core::grid::Grid;
 use sudoku_core::hint::{self, Hint};
+use sudoku_core::solver::{self, Mode, Verdict};
 use sudoku_core::symbols::Symbols;
-use sudoku_grpc::proto::{Technique, Verdict};
+use sudoku_core::text::Format;
+use sudoku_grpc::proto::{Technique, Verdict as WireVerdict};
 use sudoku_grpc::wire;
 
-use super::output;
+use super::args::FormatArgs;
+use super::input;
+use super::output::{self, Tally};
+
+/// Arguments of the `solve` command.
+#[derive(Debug, clap::Args)]
+pub struct SolveArgs {
+    /// File of puzzles, one per line; `-` or nothing for stdin.
+    pub file: Option<PathBuf>,
+    /// Stop at the first solution instead of proving it is the only one.
+    #[arg(long)]
+    pub skip_uniqueness_check: bool,
+    /// The most guesses per puzzle before giving up with `limit_reached`.
+    #[arg(long, default_value_t = 100_000_000)]
+    pub max_guesses: u64,
+    /// Every puzzle's shape and alphabet.
+    #[command(flatten)]
+    pub format: FormatArgs,
+}
+
+/// Arguments of the `canon` command.
+#[derive(Debug, clap::Args)]
+pub struct CanonArgs {
+    /// File of puzzles, one per line; `-` or nothing for stdin.
+    pub file: Option<PathBuf>,
+}
+
+/// Arguments of the `grade` command.
+#[derive(Debug, clap::Args)]
+pub struct GradeArgs {
+    /// File of puzzles, one per line; `-` or nothing for stdin.
+    pub file: Option<PathBuf>,
+    /// Print each puzzle's path, one step a line, after its grade.
+    #[arg(long)]
+    pub steps: bool,
+}
+
+/// Arguments of the `hint` command.
+#[derive(Debug, clap::Args)]
+pub struct HintArgs {
+    /// The puzzle: its givens only.
+    pub puzzle: String,
+    /// The player's board: the givens plus their entries.
+    #[arg(long)]
+    pub progress: Option<String>,
+}
+
+/// The `solve` command: one answer line per puzzle line, and a summary by verdict on stderr; exit 1
+/// if any line was invalid.
+pub fn solve(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    let mut input = input::open(args.file.as_deref())?;
+    let mode = if args.skip_uniqueness_check {
+        Mode::FirstSolution
+    } else {
+        Mode::ProveUnique
+    };
+    let (box_rows, box_cols) = args.format.box_rows_cols();
+    let format = Format::new(box_rows, box_cols, &args.format.symbols)?;
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut tally = Tally::default();
+    // The standard format (no `--box`, no `--symbols`) lets a plain 81-cell line skip the general
+    // reader and writer.
+    let standard = args.format.is_default();
+    // One line buffer for the whole input. Lines are read as bytes: a line that is not UTF-8 gets an
+    // `invalid` answer naming the character, not the end of the run.
+    let mut bytes = Vec::with_capacity(128);
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        if standard && let Some(kind) = plain_answer(&bytes, mode, args.max_guesses, &mut out)? {
+            tally.add(kind);
+            continue;
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        let Some(text) = sudoku_core::puzzle_file::puzzle_text(&line) else {
+            continue;
+        };
+        let (answer, kind) = answer_line(text, &format, mode, args.max_guesses);
+        out.write_all(answer.as_bytes())?;
+        out.write_all(b"\n")?;
+        tally.add(kind);
+    }
+    out.flush()?;
+    eprintln!("{tally}");
+    Ok(if tally.get("invalid") > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The answer line for one puzzle line, and its kind for the summary: the same format as
+/// `client batch` prints, from the core's own verdict.
+fn answer_line(
+    line: &str,
+    format: &Format,
+    mode: Mode,
+    max_guesses: u64,
+) -> (String, &'static str) {
+    let read = match Grid::read_puzzle(line, format) {
+        Ok(read) => read,
+        Err(e) => return (output::invalid_line(e), "invalid"),
+    };
+    let options = solver::Options {
+        mode,
+        max_guesses: Some(max_guesses),
+        cancel: None,
+    };
+    let outcome = solver::solve(&read.grid, &options);
+    let solution = outcome
+        .solution
+        .map(|g| read.symbols.write(&g))
+        .unwrap_or_default();
+    output::answer_line(outcome.verdict.into(), &solution, "")
+}
+
+/// The answer to the commonest line, a 9x9 puzzle of exactly 81 cells (`1`-`9`, `.` or `0` for a
+/// blank, ASCII whitespace around it), written to `out` straight from the bytes: the same line
+/// [`answer_line`] gives in the standard format, without its general reader (which scans characters
+/// for layout and other alphabets), its clash check ahead of solving or its strings, whose cost is
+/// a large part of the work on easy puzzles. A clash among the givens makes the puzzle
+/// unsolvable, so only an `unsolvable` verdict (or another rare one) goes through [`answer_line`]
+/// for its exact wording. `None` for any other line, which [`answer_line`] then takes.
+fn plain_answer(
+    bytes: &[u8],
+    mode: Mode,
+    max_guesses: u64,
+    out: &mut impl Write,
+) -> std::io::Result<Option<&'static str>> {
+    let text = bytes.trim_ascii();
+    let Ok(text81) = <&[u8; 81]>::try_from(text) else {
+        return Ok(None);
+    };
+    let mut cells = vec![0u8; 81];
+    let mut valid = true;
+    for (cell, &byte) in cells.iter_mut().zip(text81) {
+        let digit = byte.wrapping_sub(b'0');
+        valid &= digit <= 9 || byte == b'.';
+        *cell = if byte == b'.' { 0 } else { digit };
+    }
+    let Some(grid) = valid
+        .then(|| Grid::from_cells(sudoku_core::grid::Shape::NINE, cells))
+        .flatten()
+    else {
+        return Ok(None);
+    };
+    let options = solver::Options {
+        mode,
+        max_guesses: Some(max_guesses),
+        cancel: None,
+    };
+    let outcome = solver::solve(&grid, &options);
+    let (prefix, kind): (&[u8], _) = match outcome.verdict {
+        Verdict::Unique => (b"", "unique"),
+        Verdict::Solved => (b"", "solved"),
+        Verdict::Multiple => (b"multiple ", "multiple"),
+        _ => return Ok(None),
+    };
+    let Some(solution) = outcome.solution else {
+        return Ok(None);
+    };
+    let mut line = [b'\n'; 82];
+    for (byte, &digit) in line.iter_mut().zip(solution.cells()) {
+        *byte = b'0' + digit;
+    }
+    out.write_all(prefix)?;
+    out.write_all(&line)?;
+    Ok(Some(kind))
+}
+
+/// The `canon` command: each puzzle's canonical key and transform, or why it is invalid; exit 1 if
+/// any line was invalid.
+pub fn canon(args: &CanonArgs) -> anyhow::Result<ExitCode> {
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut invalid = false;
+    for text in input::puzzles(input::open(args.file.as_deref())?) {
+        let text = text?;
+        let text = text.as_str();
+        // Read as Solve and the service read, then refused if not 9x9: the same words either way.
+        let answer = Grid::read(text, &Format::default())
+            .map_err(|e| e.to_string())
+            .and_then(|read| canonicalize(&read.grid).map_err(|e| e.to_string()));
+        match answer {
+            Ok(canonical) => writeln!(
+                out,
+                "{}",
+                output::canon_line(canonical.key(), canonical.transform)
+            )?,
+            Err(e) => {
+                invalid = true;
+                writeln!(out, "{}", output::invalid_line(e))?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if invalid {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The `grade` command: each puzzle's grade line (and with `--steps` its path), or why it is
+/// invalid; exit 1 if any line was invalid.
+pub fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
+    let puzzles = input::puzzles(input::open(args.file.as_deref())?);
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut invalid = 0;
+    for text in puzzles {
+        match Grid::read_puzzle(&text?, &Format::default()) {
+            Ok(read) => {
+                for line in grade_lines(&read.grid, args.steps)? {
+                    writeln!(out, "{line}")?;
+                }
+            }
+            Err(e) => {
+                invalid += 1;
+                writeln!(out, "{}", output::invalid_line(e))?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if invalid > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
 
 /// The lines of `puzzle`'s grade: its grade line, and with `steps` its path, a step a line.
-pub fn grade(puzzle: &Grid, steps: bool) -> anyhow::Result<Vec<String>> {
+fn grade_lines(puzzle: &Grid, steps: bool) -> anyhow::Result<Vec<String>> {
     let solution = match grader::unique_solution(puzzle, u64::MAX, None)? {
         Ok(solution) => solution,
         Err(verdict) => return Ok(vec![not_unique(verdict.into())]),
@@ -23,7 +259,7 @@ pub fn grade(puzzle: &Grid, steps: bool) -> anyhow::Result<Vec<String>> {
     let grade = grader::grade(puzzle, &solution, &options)?;
     let symbols = Symbols::of(puzzle.shape());
     let mut lines = vec![output::grade_line(
-        Verdict::Unique,
+        WireVerdict::Unique,
         grade.difficulty.into(),
         wire::rating(grade.rating),
         grade.lower_bound,
@@ -31,17 +267,40 @@ pub fn grade(puzzle: &Grid, steps: bool) -> anyhow::Result<Vec<String>> {
     )];
     lines.extend(grade.steps.iter().map(|step| {
         let explanation = step.explanation(|v| symbols.symbol(v).to_string());
-        let technique = Technique::from(step.technique);
-        format!(
-            "  {}",
-            output::step_line(wire::rating(step.rating), technique, &explanation)
+        output::path_line(
+            wire::rating(step.rating),
+            Technique::from(step.technique),
+            &explanation,
         )
     }));
     Ok(lines)
 }
 
+/// The `hint` command: the next step for the player's board, or its mistakes.
+pub fn hint(args: &HintArgs) -> anyhow::Result<ExitCode> {
+    let puzzle = Grid::read_puzzle(&args.puzzle, &Format::default())
+        .map_err(|e| anyhow::anyhow!("invalid puzzle: {e}"))?
+        .grid;
+    let progress = match &args.progress {
+        Some(board) => {
+            let format = Format {
+                shape: Some(puzzle.shape()),
+                symbols: None,
+            };
+            Grid::read(board, &format)
+                .map_err(|e| anyhow::anyhow!("invalid progress: {e}"))?
+                .grid
+        }
+        None => puzzle.clone(),
+    };
+    for line in hint_lines(&puzzle, &progress)? {
+        println!("{line}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// The lines of the next step for `progress`, the board of `puzzle`.
-pub fn hint(puzzle: &Grid, progress: &Grid) -> anyhow::Result<Vec<String>> {
+fn hint_lines(puzzle: &Grid, progress: &Grid) -> anyhow::Result<Vec<String>> {
     if progress.shape() != puzzle.shape() {
         anyhow::bail!(
             "progress: the board is {} but the puzzle is {}",
@@ -78,6 +337,66 @@ pub fn hint(puzzle: &Grid, progress: &Grid) -> anyhow::Result<Vec<String>> {
 }
 
 /// The line of a puzzle with no unique solution: its verdict.
-fn not_unique(verdict: Verdict) -> String {
+fn not_unique(verdict: WireVerdict) -> String {
     output::grade_line(verdict, Default::default(), 0.0, false, Default::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain-line shortcut answers exactly as the general path does, on every line it takes, and
+    /// leaves every other line to it.
+    #[test]
+    fn plain_answer_matches_answer_line() {
+        let format = Format::new(0, 0, "").expect("standard format");
+        let mut lines: Vec<String> = Vec::new();
+        for file in [
+            "tests/data/17_clue_sample.txt",
+            "tests/data/17_clue_minus_one_sample.txt",
+            "tests/data/forum_hardest_1905_11plus_sample.txt",
+        ] {
+            let text = std::fs::read_to_string(file).expect("sample file");
+            lines.extend(text.lines().take(150).map(str::to_owned));
+        }
+        let solved =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        lines.extend([
+            // Blanks as 0, surrounding whitespace and a carriage return.
+            format!("  {}\r", lines[1].replace('.', "0")),
+            // Two 5s in the first row: invalid, with the clash named.
+            format!("55{}", ".".repeat(79)),
+            // Unsolvable without a clash: the first cell can take no digit.
+            format!(".234567891{}", ".".repeat(71)),
+            solved.to_owned(),
+            ".".repeat(81),
+            // Not plain: a letter, a wrong length, a comment, layout.
+            format!("a{}", &solved[1..]),
+            solved[1..].to_owned(),
+            "# a comment".to_owned(),
+            format!("{} |", solved),
+        ]);
+        for mode in [Mode::ProveUnique, Mode::FirstSolution] {
+            for line in &lines {
+                let mut fast = Vec::new();
+                let kind = plain_answer(line.as_bytes(), mode, 1_000_000, &mut fast)
+                    .expect("write to a vector");
+                let Some(text) = sudoku_core::puzzle_file::puzzle_text(line) else {
+                    assert_eq!(kind, None, "{line}");
+                    continue;
+                };
+                let (answer, general_kind) = answer_line(text, &format, mode, 1_000_000);
+                if let Some(kind) = kind {
+                    assert_eq!(kind, general_kind, "{line}");
+                    assert_eq!(
+                        String::from_utf8(fast).expect("ASCII"),
+                        answer + "\n",
+                        "{line}"
+                    );
+                } else {
+                    assert!(fast.is_empty(), "{line}");
+                }
+            }
+        }
+    }
 }

@@ -1,42 +1,57 @@
-//! Every line the commands print for an answer, written once: solve answers, grades, steps and
-//! hints, whether the answer came from a server or from the core in this process.
+//! Every line the commands print for an answer, written once: solve answers, canonical keys,
+//! grades, steps, hints and generated puzzles, whether the answer came from a server or from the
+//! core in this process.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::fmt::Display;
 
+use sudoku_core::solver::Mode;
 use sudoku_grpc::proto::{self, Difficulty, Technique, Verdict};
 
 /// The answer line for a server's answer, in the local `solve` command's format, and its kind for
-/// the summary.
+/// the summary: the solution, `multiple <solution>`, `unsolvable`, `limit_reached` or
+/// `invalid <error>`.
 pub fn answer_line(verdict: Verdict, solution: &str, error: &str) -> (String, &'static str) {
-    let mut line = Vec::new();
-    // Writing to a Vec cannot fail.
-    let kind = write_answer(&mut line, verdict, solution, error).unwrap_or("unspecified");
-    line.pop();
-    (String::from_utf8_lossy(&line).into_owned(), kind)
+    let (prefix, text) = match verdict {
+        Verdict::Unique | Verdict::Solved => ("", solution),
+        Verdict::Multiple => ("multiple ", solution),
+        Verdict::Unsolvable => ("unsolvable", ""),
+        Verdict::LimitReached => ("limit_reached", ""),
+        Verdict::Invalid => ("invalid ", error),
+        Verdict::Unspecified => ("unspecified", ""),
+    };
+    (format!("{prefix}{text}"), answer_kind(verdict))
 }
 
-/// [`answer_line`] written straight to `out`, newline included, without building a string: what
-/// `solve` uses for every line, where the formatting would otherwise cost a tenth of the solving.
-pub fn write_answer(
-    out: &mut impl Write,
-    verdict: Verdict,
-    solution: &str,
-    error: &str,
-) -> std::io::Result<&'static str> {
-    let (prefix, text, kind) = match verdict {
-        Verdict::Unique => ("", solution, "unique"),
-        Verdict::Solved => ("", solution, "solved"),
-        Verdict::Multiple => ("multiple ", solution, "multiple"),
-        Verdict::Unsolvable => ("unsolvable", "", "unsolvable"),
-        Verdict::LimitReached => ("limit_reached", "", "limit_reached"),
-        Verdict::Invalid => ("invalid ", error, "invalid"),
-        Verdict::Unspecified => ("unspecified", "", "unspecified"),
-    };
-    out.write_all(prefix.as_bytes())?;
-    out.write_all(text.as_bytes())?;
-    out.write_all(b"\n")?;
-    Ok(kind)
+/// An answer's kind for the summary by verdict: `unique`, `multiple`, `invalid`...
+pub fn answer_kind(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Unique => "unique",
+        Verdict::Solved => "solved",
+        Verdict::Multiple => "multiple",
+        Verdict::Unsolvable => "unsolvable",
+        Verdict::LimitReached => "limit_reached",
+        Verdict::Invalid => "invalid",
+        Verdict::Unspecified => "unspecified",
+    }
+}
+
+/// The line of an input line that is not a puzzle: `invalid <what is wrong and where>`.
+pub fn invalid_line(why: impl Display) -> String {
+    format!("invalid {why}")
+}
+
+/// The line of a puzzle's canonical form: `<key> <transform>`.
+pub fn canon_line(key: impl Display, transform: impl Display) -> String {
+    format!("{key} {transform}")
+}
+
+/// A solving mode as the reports name it: `uniqueness` or `first solution`.
+pub fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::ProveUnique => "uniqueness",
+        Mode::FirstSolution => "first solution",
+    }
 }
 
 /// Counts of answers by kind, for the summary line.
@@ -101,15 +116,25 @@ pub fn grade_line(
     )
 }
 
-/// The grade line of a server's answer.
-pub fn graded(answer: &proto::GradeResponse) -> String {
-    grade_line(
+/// The lines of a server's grade: its grade line, then its path, a [`path_line`] a step.
+pub fn graded_lines(answer: &proto::GradeResponse) -> Vec<String> {
+    let grade = grade_line(
         answer.verdict(),
         answer.difficulty(),
         answer.rating,
         answer.lower_bound,
         answer.hardest_technique(),
-    )
+    );
+    let steps = answer
+        .steps
+        .iter()
+        .map(|s| path_line(s.rating, s.technique(), &s.explanation));
+    std::iter::once(grade).chain(steps).collect()
+}
+
+/// A step of a graded puzzle's path, under its grade line: its [`step_line`], indented.
+pub fn path_line(rating: f64, technique: Technique, explanation: &str) -> String {
+    format!("  {}", step_line(rating, technique, explanation))
 }
 
 /// A step in words: `2.3 NAKED_SINGLE: r1c2 has one candidate left: 4.`

@@ -139,15 +139,13 @@ fn grade_all(puzzles: &[Grid], solutions: &[Grid], threads: usize) -> anyhow::Re
     })
 }
 
+/// The puzzles of the file at `path`, each refused with its line number if it does not read.
 fn read(path: &Path) -> anyhow::Result<Vec<Grid>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|(i, l)| {
-            Grid::parse_puzzle(l.trim())
-                .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))
+    let text = crate::cli::input::read_text(path)?;
+    sudoku_core::puzzle_file::lines(&text)
+        .map(|(number, line)| {
+            Grid::parse_puzzle(line)
+                .map_err(|e| anyhow::anyhow!("{}:{number}: {e}", path.display()))
         })
         .collect()
 }

@@ -10,9 +10,11 @@ use anyhow::{Context, anyhow, bail};
 use tonic::Streaming;
 
 use super::codec::{Answer, LoadCodec};
-use super::{file_name, print_table, rate, read_lines};
-use crate::cli::client::{CHUNK, connect, describe};
-use crate::cli::output::{Tally, answer_line};
+use super::{file_name, print_table, rate};
+use crate::cli::client::batch::CHUNK;
+use crate::cli::client::{connect, describe};
+use crate::cli::input;
+use crate::cli::output::{Tally, answer_kind, mode_name};
 use sudoku_core::grid::Grid;
 use sudoku_core::solver::{self, Mode};
 
@@ -133,8 +135,7 @@ pub(super) fn check_answers(
     };
     for answer in answers.iter().flatten() {
         let solution = answer.solution.as_str();
-        let (_, kind) = answer_line(answer.verdict, solution, &answer.error);
-        tally.add(kind);
+        tally.add(answer_kind(answer.verdict));
         let Some(puzzle) = usize::try_from(answer.index)
             .ok()
             .and_then(|i| puzzles.get(i))
@@ -220,21 +221,18 @@ pub(super) async fn load_batch(
     } else {
         Mode::ProveUnique
     };
-    let mode_name = match mode {
-        Mode::ProveUnique => "uniqueness",
-        Mode::FirstSolution => "first solution",
-    };
     println!(
-        "SolveBatch load: {place}, {} stream{}, {mode_name} mode",
+        "SolveBatch load: {place}, {} stream{}, {} mode",
         args.streams.max(1),
-        if args.streams > 1 { "s" } else { "" }
+        if args.streams > 1 { "s" } else { "" },
+        mode_name(mode)
     );
     let mut rows = Vec::new();
     let mut notes = Vec::new();
     let mut failed = false;
     let rounds = args.rounds.max(1);
     for path in &args.files {
-        let puzzles = Arc::new(read_lines(path, args.limit)?);
+        let puzzles = Arc::new(input::file_texts(path, args.limit)?);
         let grids: Arc<Vec<Grid>> = Arc::new(
             puzzles
                 .iter()

@@ -18,8 +18,6 @@ pub(super) struct Answer {
     pub(super) index: u64,
     pub(super) verdict: Verdict,
     pub(super) solution: Solution,
-    /// Why the puzzle is invalid, if it is.
-    pub(super) error: String,
 }
 
 /// A solution as received, kept without an allocation of its own when it is one 9x9 line.
@@ -131,7 +129,6 @@ impl Decoder for AnswerDecoder {
             index,
             verdict: self.message.verdict(),
             solution: Solution::new(&self.message.solution),
-            error: std::mem::take(&mut self.message.error),
         }))
     }
 }

@@ -13,8 +13,9 @@ use tonic::Streaming;
 
 use super::batch::{check_answers, stream_all};
 use super::unary::{ClientFigures, Probes, probes, unary_client};
-use super::{file_name, print_table, rate, read_lines, seconds};
+use super::{file_name, print_table, rate, seconds};
 use crate::cli::client::{connect, describe};
+use crate::cli::input;
 use sudoku_grpc::proto::SolveBatchResponse;
 use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::proto::{SolveBatchRequest, SolveRequest};
@@ -231,7 +232,7 @@ pub(super) async fn load_mixed(
     place: &str,
     args: &MixedArgs,
 ) -> anyhow::Result<ExitCode> {
-    let puzzles = Arc::new(read_lines(&args.file, args.limit)?);
+    let puzzles = Arc::new(input::file_texts(&args.file, args.limit)?);
     let probe_puzzles = probes(args.probe_file.as_deref())?;
     let streams = args.streams.max(1);
     let s = |n: usize| if n == 1 { "" } else { "s" };
@@ -273,7 +274,7 @@ pub(super) async fn load_mixed(
     }
 
     if let Some(file) = args.long_file.as_deref().filter(|_| args.long > 0) {
-        let puzzle = read_lines(file, Some(1))?
+        let puzzle = input::file_texts(file, Some(1))?
             .pop()
             .ok_or_else(|| anyhow!("{} holds no puzzle", file.display()))?;
         let long = LongSolves::start(url, &puzzle, args.long).await?;

@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use tonic::transport::Channel;
 
-use super::{print_table, rate, read_lines, seconds};
+use super::{print_table, rate, seconds};
 use crate::cli::client::connect;
-use crate::cli::output::{Tally, answer_line};
+use crate::cli::input;
+use crate::cli::output::{Tally, answer_kind};
 use sudoku_core::grid::Grid;
 use sudoku_grpc::proto::SolveRequest;
 use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
@@ -116,7 +117,7 @@ pub(super) type Probes = Arc<Vec<(String, Option<Grid>)>>;
 /// The puzzles of `file`, or the classic example puzzle.
 pub(super) fn probes(file: Option<&Path>) -> anyhow::Result<Probes> {
     let lines = match file {
-        Some(path) => read_lines(path, None)?,
+        Some(path) => input::file_texts(path, None)?,
         None => vec![CLASSIC.to_owned()],
     };
     Ok(Arc::new(
@@ -157,8 +158,7 @@ pub(super) async fn unary_client(
         match result {
             Ok(answer) => {
                 let answer = answer.into_inner();
-                let (_, kind) = answer_line(answer.verdict(), &answer.solution, "");
-                figures.tally.add(kind);
+                figures.tally.add(answer_kind(answer.verdict()));
                 if !answer.solution.is_empty() {
                     let solves = match (grid, Grid::parse(&answer.solution)) {
                         (Some(puzzle), Ok(solution)) => solution.solves(puzzle),
