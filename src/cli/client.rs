@@ -13,6 +13,7 @@ use clap::Subcommand;
 use tonic::transport::{Channel, Endpoint};
 
 use super::args::FormatArgs;
+use super::generate::GenerateArgs;
 
 pub mod batch;
 
@@ -70,7 +71,7 @@ pub enum Command {
     /// `invalid <why>`. Exit 1 if any puzzle was invalid.
     Canon(CanonArgs),
     /// Stream fresh puzzles from the server's Generate, one line each as they arrive.
-    Generate(super::generate::GenerateArgs),
+    Generate(GenerateArgs),
     /// Grade one puzzle through the server's Grade call; prints its level, rating and hardest
     /// technique, and with `--steps` the path in words.
     Grade(GradeArgs),
@@ -129,7 +130,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             Command::Solve(solve) => solve_one(&args, solve).await,
             Command::Batch(batch) => batch::run(&args, batch).await,
             Command::Canon(canon) => canonicalize_lines(&args, canon).await,
-            Command::Generate(generate) => super::generate::call(&args, generate).await,
+            Command::Generate(generate) => generate_lines(&args, generate).await,
             Command::Grade(grade) => grade_one(&args, grade).await,
             Command::Hint(hint) => hint_one(&args, hint).await,
         }
@@ -329,6 +330,20 @@ async fn canonicalize_lines(args: &Args, canon: &CanonArgs) -> anyhow::Result<Ex
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `client generate`: streams the puzzles from a server, writing each line as it arrives.
+async fn generate_lines(args: &Args, generate: &GenerateArgs) -> anyhow::Result<ExitCode> {
+    let (url, mut server) = first_server(args).await?;
+    let mut request = tonic::Request::new(generate.request());
+    decorate(&mut request, args)?;
+    let failed = |status: tonic::Status| anyhow!("{url}: Generate failed: {}", describe(&status));
+    let mut answers = server.generate(request).await.map_err(failed)?.into_inner();
+    let mut out = std::io::stdout().lock();
+    while let Some(answer) = answers.message().await.map_err(failed)? {
+        writeln!(out, "{}", generate.line(&answer))?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 async fn grade_one(args: &Args, grade: &GradeArgs) -> anyhow::Result<ExitCode> {

@@ -1,18 +1,15 @@
-//! The `generate` commands: fresh puzzles made in this process on the core, or streamed from a
-//! server's Generate (`client generate`), from the same arguments and printed the same way. The same
-//! arguments and seed give the same puzzles either way.
+//! The `generate` command: fresh puzzles made in this process on the core; its arguments and lines
+//! are `client generate`'s too, and the same arguments and seed give the same puzzles either way.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::anyhow;
 use sudoku_core::generator::{self, Limits, Spec, Symmetry};
 use sudoku_core::grader::Difficulty;
 use sudoku_grpc::proto::{self, GenerateRequest};
 use sudoku_grpc::wire;
 
 use super::args::FormatArgs;
-use super::client;
 use super::output;
 
 /// Arguments of the `generate` and `client generate` commands: the fields of a `GenerateRequest`.
@@ -59,7 +56,7 @@ fn parse_difficulty(text: &str) -> Result<Difficulty, String> {
 
 impl GenerateArgs {
     /// The request these arguments make.
-    fn request(&self) -> GenerateRequest {
+    pub fn request(&self) -> GenerateRequest {
         let (box_rows, box_cols) = self.format.box_rows_cols();
         GenerateRequest {
             count: self.count,
@@ -76,7 +73,7 @@ impl GenerateArgs {
     }
 
     /// The output line for one puzzle.
-    fn line(&self, answer: &proto::GenerateResponse) -> String {
+    pub fn line(&self, answer: &proto::GenerateResponse) -> String {
         output::generated_line(answer, self.details)
     }
 }
@@ -103,20 +100,5 @@ pub fn run_local(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         writeln!(out, "{}", args.line(&answer))?;
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `client generate`: streams the puzzles from a server, writing each line as it arrives.
-pub async fn call(client_args: &client::Args, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
-    let (url, mut server) = client::first_server(client_args).await?;
-    let mut request = tonic::Request::new(args.request());
-    client::decorate(&mut request, client_args)?;
-    let failed =
-        |status: tonic::Status| anyhow!("{url}: Generate failed: {}", client::describe(&status));
-    let mut answers = server.generate(request).await.map_err(failed)?.into_inner();
-    let mut out = std::io::stdout().lock();
-    while let Some(answer) = answers.message().await.map_err(failed)? {
-        writeln!(out, "{}", args.line(&answer))?;
-    }
     Ok(ExitCode::SUCCESS)
 }
