@@ -42,6 +42,36 @@ pub fn read_puzzle(
     Grid::read_puzzle(puzzle, &format(box_rows, box_cols, symbols)?)
 }
 
+/// A request that carries a puzzle with its shape and alphabet: Solve's, SolveBatch's items, Grade's
+/// and Hint's, read by [`PuzzleRequest::read`] alike.
+pub trait PuzzleRequest {
+    /// The `puzzle`, `box_rows`, `box_cols` and `symbols` fields.
+    fn fields(&self) -> (&str, u32, u32, &str);
+
+    /// The request's puzzle, read by [`read_puzzle`].
+    fn read(&self) -> Result<Read, PuzzleError> {
+        let (puzzle, box_rows, box_cols, symbols) = self.fields();
+        read_puzzle(puzzle, box_rows, box_cols, symbols)
+    }
+}
+
+macro_rules! puzzle_request {
+    ($($message:ty),*) => {$(
+        impl PuzzleRequest for $message {
+            fn fields(&self) -> (&str, u32, u32, &str) {
+                (&self.puzzle, self.box_rows, self.box_cols, &self.symbols)
+            }
+        }
+    )*};
+}
+
+puzzle_request!(
+    proto::SolveRequest,
+    proto::SolveBatchRequest,
+    proto::GradeRequest,
+    proto::HintRequest
+);
+
 /// The request field a puzzle's error is about.
 pub fn faulty_field(err: &PuzzleError) -> &'static str {
     match err {

@@ -7,7 +7,7 @@ use tonic::{Request, Response, Status};
 
 use super::{RpcError, Sudoku};
 use crate::proto::{self, GradeRequest, GradeResponse};
-use crate::wire::{self, Writer};
+use crate::wire::{self, PuzzleRequest, Writer};
 
 /// Grades one puzzle.
 pub(super) async fn grade(
@@ -16,13 +16,7 @@ pub(super) async fn grade(
 ) -> Result<Response<GradeResponse>, Status> {
     let deadline = crate::layer::deadline(&request);
     let request = request.into_inner();
-    let read = wire::read_puzzle(
-        &request.puzzle,
-        request.box_rows,
-        request.box_cols,
-        &request.symbols,
-    )
-    .map_err(RpcError::from)?;
+    let read = request.read().map_err(RpcError::from)?;
     let explain = request.include_steps;
     let answer = service
         .run_on_solution(deadline, read, move |read, solution, cancel| {

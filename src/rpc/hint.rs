@@ -10,7 +10,7 @@ use tonic::{Request, Response, Status};
 
 use super::{RpcError, Sudoku};
 use crate::proto::{self, HintRequest, HintResponse};
-use crate::wire::{self, BadField, Writer};
+use crate::wire::{BadField, PuzzleRequest, Writer};
 
 /// The next step for a player's board.
 pub(super) async fn hint(
@@ -19,13 +19,7 @@ pub(super) async fn hint(
 ) -> Result<Response<HintResponse>, Status> {
     let deadline = crate::layer::deadline(&request);
     let request = request.into_inner();
-    let read = wire::read_puzzle(
-        &request.puzzle,
-        request.box_rows,
-        request.box_cols,
-        &request.symbols,
-    )
-    .map_err(RpcError::from)?;
+    let read = request.read().map_err(RpcError::from)?;
     let progress = if request.progress.trim().is_empty() {
         read.grid.clone()
     } else {

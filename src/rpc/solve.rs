@@ -13,7 +13,7 @@ use tonic::{Request, Response, Status};
 use super::{RpcError, Sudoku};
 use crate::metrics::Metrics;
 use crate::proto::{self, SolveRequest, SolveResponse, SolveStats};
-use crate::wire;
+use crate::wire::PuzzleRequest;
 
 /// How one puzzle should be solved: the request's options, made safe.
 #[derive(Clone, Copy, Debug)]
@@ -54,14 +54,10 @@ pub(super) async fn solve(
     let request = request.into_inner();
     let job = Job::new(service, request.skip_uniqueness_check, request.max_guesses);
     let metrics = service.metrics.clone();
-    let read = wire::read_puzzle(
-        &request.puzzle,
-        request.box_rows,
-        request.box_cols,
-        &request.symbols,
-    )
-    .inspect_err(|_| metrics.puzzle(proto::Verdict::Invalid.as_str_name()))
-    .map_err(RpcError::from)?;
+    let read = request
+        .read()
+        .inspect_err(|_| metrics.puzzle(proto::Verdict::Invalid.as_str_name()))
+        .map_err(RpcError::from)?;
     let solved = service
         .run_unary(deadline, move |stop| {
             let result = solve_guarded(&read, job, stop, &metrics);
