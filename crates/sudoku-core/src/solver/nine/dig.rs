@@ -1,5 +1,5 @@
 //! Entry points of the 9x9 search for a caller that edits one puzzle a given at a time: the
-//! generator's digger (issue 12).
+//! generator's digger.
 //!
 //! Digging asks, for each clue it tries to remove, whether the puzzle without it still has only the
 //! known solution. Through [`super::solve`] that costs a whole new search per question, each reading
