@@ -9,6 +9,7 @@
 #   7. Go grpc-go end to end               (scripts/e2e-go.sh)
 #   8. C++ gRPC end to end                 (scripts/e2e-cpp.sh)
 #   9. Java grpc-java end to end           (scripts/e2e-java.sh)
+#  10. three replicas behind Envoy         (scripts/e2e-replicas.sh)
 # Each step is time-bounded; each end-to-end step starts its own server on a free loopback port and
 # kills it on exit, and prints the client library versions it tested. Tools install themselves
 # (.venv/, scripts/buf/node_modules, clients/node/node_modules; Debian packages for Go, C++ and Java,
@@ -32,6 +33,7 @@ steps=(
     "go:600:e2e-go.sh:bin"
     "cpp:600:e2e-cpp.sh:bin"
     "java:600:e2e-java.sh:bin"
+    "replicas:900:e2e-replicas.sh:bin"
 )
 passed=0
 for step in "${steps[@]}"; do
