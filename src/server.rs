@@ -74,8 +74,9 @@ async fn set_health(reporter: &HealthReporter, status: ServingStatus) {
 /// Serves gRPC on `listener`, and metrics on `config.metrics_addr` if set, until `shutdown` completes;
 /// refuses to start on a configuration that [`ServerConfig::validate`] rejects;
 /// then shuts down gracefully: health turns NOT_SERVING, new RPCs are refused, and open ones get
-/// `config.shutdown_grace` to finish before the server stops anyway. Returns `Ok` after a clean or a
-/// forced stop alike.
+/// `config.shutdown_grace` to finish. Shortly before the grace runs out, open SolveBatch and Generate
+/// streams end with UNAVAILABLE "draining ..." after the answers they have; then the server stops
+/// anyway. Returns `Ok` after a clean or a forced stop alike.
 pub async fn serve(
     listener: TcpListener,
     config: ServerConfig,
@@ -102,7 +103,9 @@ pub async fn serve_with_metrics(
 ) -> Result<(), ServerError> {
     config.validate()?;
     let metrics = Metrics::new();
-    let service = Sudoku::new(&config, metrics.clone()).map_err(ServerError::SolverPool)?;
+    let draining = CancellationToken::new();
+    let service =
+        Sudoku::new(&config, metrics.clone(), draining.clone()).map_err(ServerError::SolverPool)?;
     let stopping = CancellationToken::new();
     let trigger = stopping.clone();
     let _stop_on_return = stopping.clone().drop_guard();
@@ -182,7 +185,7 @@ pub async fn serve_with_metrics(
     tracing::info!(addr = ?local_addr, "serving sudoku.v1.SudokuService");
     tokio::select! {
         result = server => result?,
-        () = grace_over(&stopping, config.shutdown_grace) => {
+        () = grace_over(&stopping, &draining, config.shutdown_grace) => {
             tracing::warn!(grace = ?config.shutdown_grace, "grace period over: closing the RPCs still open");
         }
     }
@@ -246,10 +249,23 @@ fn cors(origins: &[String]) -> Result<CorsLayer, ServerError> {
         .max_age(Duration::from_secs(24 * 60 * 60)))
 }
 
-/// Completes `grace` after shutdown begins.
-async fn grace_over(stopping: &CancellationToken, grace: Duration) {
+/// How long before the grace runs out open streams are ended with UNAVAILABLE: long enough for the
+/// status to reach their clients before the connections close, short beside the grace.
+fn drain_margin(grace: Duration) -> Duration {
+    (grace / 10).min(Duration::from_secs(1))
+}
+
+/// Completes `grace` after shutdown begins, cancelling `draining` [`drain_margin`] before then.
+async fn grace_over(stopping: &CancellationToken, draining: &CancellationToken, grace: Duration) {
     stopping.cancelled().await;
-    tokio::time::sleep(grace).await;
+    let margin = drain_margin(grace);
+    tokio::time::sleep(grace - margin).await;
+    tracing::info!(
+        ?margin,
+        "grace nearly over: ending open streams with UNAVAILABLE"
+    );
+    draining.cancel();
+    tokio::time::sleep(margin).await;
 }
 
 /// Completes on SIGTERM or ctrl-c (SIGINT), whichever comes first.
