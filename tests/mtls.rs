@@ -186,9 +186,7 @@ async fn a_plain_text_client_is_refused() {
 
 #[tokio::test]
 async fn the_plain_text_health_listener_reports_serving_then_not_serving_on_shutdown() {
-    use tonic_health::pb::{
-        HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
-    };
+    use tonic_health::pb::health_check_response::ServingStatus;
     let pki = Pki::new();
     let mut server = pki.server().await;
     let health_addr = server.health_addr.expect("a health listener");
@@ -197,34 +195,15 @@ async fn the_plain_text_health_listener_reports_serving_then_not_serving_on_shut
         .connect()
         .await
         .unwrap();
-    let mut health = HealthClient::new(channel.clone());
-    for service in ["", "sudoku.v1.SudokuService"] {
-        let status = health
-            .check(HealthCheckRequest {
-                service: service.into(),
-            })
-            .await
-            .unwrap()
-            .into_inner()
-            .status();
-        assert_eq!(status, ServingStatus::Serving, "{service:?}");
-    }
+    common::assert_health_serving(channel.clone()).await;
     // Only health is served there.
-    let sudoku = SudokuServiceClient::new(channel)
+    let sudoku = SudokuServiceClient::new(channel.clone())
         .solve(common::solve_request(CLASSIC))
         .await
         .unwrap_err();
     assert_eq!(sudoku.code(), tonic::Code::Unimplemented, "{sudoku:?}");
 
-    let mut watch = health
-        .watch(HealthCheckRequest::default())
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(
-        watch.message().await.unwrap().unwrap().status(),
-        ServingStatus::Serving
-    );
+    let mut watch = common::watch_health_serving(channel).await;
     server.shutdown();
     assert_eq!(
         watch.message().await.unwrap().unwrap().status(),

@@ -71,25 +71,14 @@ fn item(i: usize) -> SolveBatchRequest {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_drains_an_open_stream_refuses_new_calls_and_exits_zero() {
-    use tonic_health::pb::{
-        HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
-    };
+    use tonic_health::pb::health_check_response::ServingStatus;
     let (child, url) = start_binary("10s");
     let channel = tonic::transport::Channel::from_shared(url.clone())
         .unwrap()
         .connect()
         .await
         .unwrap();
-    let mut health = HealthClient::new(channel.clone());
-    let mut watch = health
-        .watch(HealthCheckRequest::default())
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(
-        watch.message().await.unwrap().unwrap().status(),
-        ServingStatus::Serving
-    );
+    let mut watch = common::watch_health_serving(channel.clone()).await;
 
     let mut client = SudokuServiceClient::new(channel.clone());
     let (tx, mut answers) = common::open_batch(&mut client).await;
@@ -125,7 +114,6 @@ async fn sigterm_drains_an_open_stream_refuses_new_calls_and_exits_zero() {
         "the drained stream ends OK"
     );
     drop(watch);
-    drop(health);
     drop(client);
     drop(channel);
     let status = tokio::task::spawn_blocking(move || wait_exit(child, Duration::from_secs(12)))

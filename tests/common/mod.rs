@@ -222,3 +222,43 @@ pub async fn open_batch(
         .into_inner();
     (tx, answers)
 }
+
+/// Asserts that the health service on `channel` reports SERVING for the whole server ("") and for
+/// the Sudoku service.
+pub async fn assert_health_serving(channel: Channel) {
+    use tonic_health::pb::{
+        HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+    };
+    let mut health = HealthClient::new(channel);
+    for service in ["", "sudoku.v1.SudokuService"] {
+        let status = health
+            .check(HealthCheckRequest {
+                service: service.into(),
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .status();
+        assert_eq!(status, ServingStatus::Serving, "{service:?}");
+    }
+}
+
+/// A Watch of the whole server's health on `channel`, its first status (SERVING) already read, so
+/// the next one is the change a test waits for.
+pub async fn watch_health_serving(
+    channel: Channel,
+) -> tonic::Streaming<tonic_health::pb::HealthCheckResponse> {
+    use tonic_health::pb::{
+        HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+    };
+    let mut watch = HealthClient::new(channel)
+        .watch(HealthCheckRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        watch.message().await.unwrap().unwrap().status(),
+        ServingStatus::Serving
+    );
+    watch
+}
