@@ -100,6 +100,12 @@ pub struct ServerConfig {
     pub metrics_addr: Option<SocketAddr>,
     /// TLS certificate chain and private key (PEM files); with them the server speaks only TLS.
     pub tls: Option<TlsFiles>,
+    /// The CA (a PEM file) that signs client certificates: with it, and [`ServerConfig::tls`], the
+    /// server refuses at the TLS handshake every client without a certificate this CA signed.
+    pub tls_client_ca: Option<PathBuf>,
+    /// Address of a plain-text listener that serves only `grpc.health.v1.Health`, for probes that
+    /// cannot speak TLS or present a client certificate; `None` serves none.
+    pub health_addr: Option<SocketAddr>,
     /// Origins that browsers may call the service from with gRPC-Web, or `*` for any.
     pub cors_origins: Vec<String>,
     /// Log format.
@@ -139,6 +145,8 @@ impl Default for ServerConfig {
             shutdown_grace: Duration::from_secs(10),
             metrics_addr: Some(SocketAddr::from((Ipv4Addr::UNSPECIFIED, 9464))),
             tls: None,
+            tls_client_ca: None,
+            health_addr: None,
             cors_origins: vec!["*".into()],
             log_format: LogFormat::Text,
         }
@@ -228,6 +236,12 @@ impl ServerConfig {
             "--max-concurrent-streams",
             self.max_concurrent_streams,
             "at least 1",
+        )?;
+        check(
+            self.tls_client_ca.is_none() || self.tls.is_some(),
+            "--tls-client-ca",
+            &self.tls_client_ca,
+            "given with --tls-cert and --tls-key (client certificates are checked over TLS)",
         )?;
         for (flag, value) in [
             ("--queue-timeout", self.queue_timeout),

@@ -17,6 +17,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
 
 use sudoku_core::grader;
@@ -54,6 +55,9 @@ pub struct Sudoku {
     limits: Limits,
     metrics: Metrics,
     pool: Arc<Pool<BatchItem>>,
+    /// Cancelled shortly before a shutdown's grace runs out: open streams then end with UNAVAILABLE
+    /// while the status can still reach their clients.
+    draining: CancellationToken,
 }
 
 /// Stops a unary call's job when the call is dropped (its client went away): a queued job is then
@@ -67,8 +71,14 @@ impl Drop for CancelOnDrop {
 }
 
 impl Sudoku {
-    /// The service, with the limits of `config`, and its solver pool's workers started.
-    pub fn new(config: &ServerConfig, metrics: Metrics) -> std::io::Result<Sudoku> {
+    /// The service, with the limits of `config`, and its solver pool's workers started. Cancelling
+    /// `draining` ends every open SolveBatch and Generate stream with UNAVAILABLE "draining ...",
+    /// after the answers it already has, so its client can take the rest to another server.
+    pub fn new(
+        config: &ServerConfig,
+        metrics: Metrics,
+        draining: CancellationToken,
+    ) -> std::io::Result<Sudoku> {
         let pool = Pool::new(
             config.solver_threads(),
             config.max_queued_solves,
@@ -85,6 +95,7 @@ impl Sudoku {
             },
             metrics,
             pool: Arc::new(pool),
+            draining,
         })
     }
 

@@ -8,12 +8,13 @@ use http::{HeaderName, HeaderValue};
 use tokio::net::TcpListener;
 use tonic::codec::CompressionEncoding;
 use tonic::transport::server::TcpIncoming;
-use tonic::transport::{Identity, Server, ServerTlsConfig};
+use tonic::transport::{Certificate, Identity, Server, ServerTlsConfig};
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::AbortOnDropHandle;
 
 use crate::config::{
     CONNECTION_WINDOW_BYTES, MAX_MESSAGE_BYTES, STREAM_WINDOW_BYTES, ServerConfig,
@@ -29,12 +30,16 @@ pub enum ServerError {
     /// A setting is out of range.
     #[error("invalid configuration: {0}")]
     Config(#[from] crate::config::ConfigError),
-    /// The metrics port could not be opened (most often: another process holds it).
+    /// The metrics or health port could not be opened (most often: another process holds it).
     #[error(
-        "cannot listen for metrics on {addr}: {source}; choose another address with \
-         --metrics-addr (SUDOKU_METRICS_ADDR), or `off` to serve none"
+        "cannot listen for {what} on {addr}: {source}; choose another address with {flag}, \
+         or `off` to serve none"
     )]
-    MetricsBind {
+    Bind {
+        /// What the port was for.
+        what: &'static str,
+        /// The flag (and variable) that sets its address.
+        flag: &'static str,
         /// The address asked for.
         addr: std::net::SocketAddr,
         /// Why it failed.
@@ -46,7 +51,7 @@ pub enum ServerError {
     /// The reflection service could not read a descriptor set.
     #[error("cannot build the reflection service: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
-    /// A TLS certificate or key file could not be read.
+    /// A TLS certificate, key or CA file could not be read.
     #[error("cannot read {path}: {source}")]
     TlsFile {
         /// The file.
@@ -71,26 +76,25 @@ async fn set_health(reporter: &HealthReporter, status: ServingStatus) {
     }
 }
 
-/// Serves gRPC on `listener`, and metrics on `config.metrics_addr` if set, until `shutdown` completes;
-/// refuses to start on a configuration that [`ServerConfig::validate`] rejects;
-/// then shuts down gracefully: health turns NOT_SERVING, new RPCs are refused, and open ones get
-/// `config.shutdown_grace` to finish before the server stops anyway. Returns `Ok` after a clean or a
-/// forced stop alike.
+/// Serves gRPC on `listener`, metrics on `config.metrics_addr` and plain-text health checks on
+/// `config.health_addr` if set, until `shutdown` completes; refuses to start on a configuration that
+/// [`ServerConfig::validate`] rejects; then shuts down gracefully: health turns NOT_SERVING, new RPCs
+/// are refused, and open ones get `config.shutdown_grace` to finish. Shortly before the grace runs
+/// out, open SolveBatch and Generate streams end with UNAVAILABLE "draining ..." after the answers
+/// they have; then the server stops anyway. Returns `Ok` after a clean or a forced stop alike.
 pub async fn serve(
     listener: TcpListener,
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     config.validate()?;
-    let metrics_listener = match config.metrics_addr {
-        Some(addr) => Some(
-            TcpListener::bind(addr)
-                .await
-                .map_err(|source| ServerError::MetricsBind { addr, source })?,
-        ),
-        None => None,
-    };
-    serve_with_metrics(listener, metrics_listener, config, shutdown).await
+    let metrics = bind(
+        config.metrics_addr,
+        "metrics",
+        "--metrics-addr (SUDOKU_METRICS_ADDR)",
+    )
+    .await?;
+    serve_with_metrics(listener, metrics, config, shutdown).await
 }
 
 /// [`serve`], with metrics on a listener the caller opened (or none), whatever the configuration says.
@@ -101,8 +105,65 @@ pub async fn serve_with_metrics(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     config.validate()?;
+    let health = bind(
+        config.health_addr,
+        "health checks",
+        "--health-addr (SUDOKU_HEALTH_ADDR)",
+    )
+    .await?;
+    let listeners = Listeners {
+        grpc: listener,
+        metrics: metrics_listener,
+        health,
+    };
+    serve_on(listeners, config, shutdown).await
+}
+
+/// The sockets a server serves on, opened by the caller (on port 0, say, to learn the port first).
+#[derive(Debug)]
+pub struct Listeners {
+    /// Every service: Sudoku, health and reflection, over gRPC and gRPC-Web, with TLS if configured.
+    pub grpc: TcpListener,
+    /// Prometheus metrics, or none.
+    pub metrics: Option<TcpListener>,
+    /// Health checks alone, in plain text even when `grpc` speaks TLS, or none.
+    pub health: Option<TcpListener>,
+}
+
+/// Opens the listener of an optional address; `what` and `flag` name it in the error.
+async fn bind(
+    addr: Option<std::net::SocketAddr>,
+    what: &'static str,
+    flag: &'static str,
+) -> Result<Option<TcpListener>, ServerError> {
+    let Some(addr) = addr else { return Ok(None) };
+    TcpListener::bind(addr)
+        .await
+        .map(Some)
+        .map_err(|source| ServerError::Bind {
+            what,
+            flag,
+            addr,
+            source,
+        })
+}
+
+/// [`serve`] on listeners the caller opened, whatever the configuration's addresses say.
+pub async fn serve_on(
+    listeners: Listeners,
+    config: ServerConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServerError> {
+    config.validate()?;
+    let Listeners {
+        grpc: listener,
+        metrics: metrics_listener,
+        health: health_listener,
+    } = listeners;
     let metrics = Metrics::new();
-    let service = Sudoku::new(&config, metrics.clone()).map_err(ServerError::SolverPool)?;
+    let draining = CancellationToken::new();
+    let service =
+        Sudoku::new(&config, metrics.clone(), draining.clone()).map_err(ServerError::SolverPool)?;
     let stopping = CancellationToken::new();
     let trigger = stopping.clone();
     let _stop_on_return = stopping.clone().drop_guard();
@@ -118,6 +179,18 @@ pub async fn serve_with_metrics(
     }
 
     let (health, health_service) = tonic_health::server::health_reporter();
+    // Up until the server stops, so probes see NOT_SERVING through the drain.
+    let _health_only = health_listener.map(|listener| {
+        tracing::info!(addr = ?listener.local_addr().ok(), "serving grpc.health.v1 in plain text");
+        let server = Server::builder()
+            .add_service(health_service.clone())
+            .serve_with_incoming(TcpIncoming::from(listener).with_nodelay(Some(true)));
+        AbortOnDropHandle::new(tokio::spawn(async move {
+            if let Err(e) = server.await {
+                tracing::error!("the health listener failed: {e}");
+            }
+        }))
+    });
     let reflection = || {
         tonic_reflection::server::Builder::configure()
             .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
@@ -182,7 +255,7 @@ pub async fn serve_with_metrics(
     tracing::info!(addr = ?local_addr, "serving sudoku.v1.SudokuService");
     tokio::select! {
         result = server => result?,
-        () = grace_over(&stopping, config.shutdown_grace) => {
+        () = grace_over(&stopping, &draining, config.shutdown_grace) => {
             tracing::warn!(grace = ?config.shutdown_grace, "grace period over: closing the RPCs still open");
         }
     }
@@ -190,7 +263,8 @@ pub async fn serve_with_metrics(
     Ok(())
 }
 
-/// The TLS identity of `config`, if it names one.
+/// The TLS identity of `config`, if it names one, and the CA its clients' certificates must be
+/// signed by, if it names one.
 fn tls_config(config: &ServerConfig) -> Result<Option<ServerTlsConfig>, ServerError> {
     let Some(crate::config::TlsFiles { cert, key }) = &config.tls else {
         return Ok(None);
@@ -201,9 +275,11 @@ fn tls_config(config: &ServerConfig) -> Result<Option<ServerTlsConfig>, ServerEr
             source,
         })
     };
-    Ok(Some(
-        ServerTlsConfig::new().identity(Identity::from_pem(read(cert)?, read(key)?)),
-    ))
+    let mut tls = ServerTlsConfig::new().identity(Identity::from_pem(read(cert)?, read(key)?));
+    if let Some(ca) = &config.tls_client_ca {
+        tls = tls.client_ca_root(Certificate::from_pem(read(ca)?));
+    }
+    Ok(Some(tls))
 }
 
 /// CORS for gRPC-Web calls from browsers: the listed origins (or any, for `*`) may POST with the
@@ -246,10 +322,23 @@ fn cors(origins: &[String]) -> Result<CorsLayer, ServerError> {
         .max_age(Duration::from_secs(24 * 60 * 60)))
 }
 
-/// Completes `grace` after shutdown begins.
-async fn grace_over(stopping: &CancellationToken, grace: Duration) {
+/// How long before the grace runs out open streams are ended with UNAVAILABLE: long enough for the
+/// status to reach their clients before the connections close, short beside the grace.
+fn drain_margin(grace: Duration) -> Duration {
+    (grace / 10).min(Duration::from_secs(1))
+}
+
+/// Completes `grace` after shutdown begins, cancelling `draining` [`drain_margin`] before then.
+async fn grace_over(stopping: &CancellationToken, draining: &CancellationToken, grace: Duration) {
     stopping.cancelled().await;
-    tokio::time::sleep(grace).await;
+    let margin = drain_margin(grace);
+    tokio::time::sleep(grace - margin).await;
+    tracing::info!(
+        ?margin,
+        "grace nearly over: ending open streams with UNAVAILABLE"
+    );
+    draining.cancel();
+    tokio::time::sleep(margin).await;
 }
 
 /// Completes on SIGTERM or ctrl-c (SIGINT), whichever comes first.

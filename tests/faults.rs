@@ -404,24 +404,36 @@ async fn metrics_count_requests_by_method_and_code() {
     }
 }
 
-#[tokio::test]
-async fn a_busy_metrics_port_or_a_bad_setting_is_an_error_naming_its_flag() {
-    let busy = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+/// Why `serve` refused to start on `config`.
+async fn refusal(config: &sudoku_grpc::config::ServerConfig) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let mut config = sudoku_grpc::config::ServerConfig::with_addr(listener.local_addr().unwrap());
-    config.metrics_addr = Some(busy.local_addr().unwrap());
-    let error = sudoku_grpc::server::serve(listener, config.clone(), async {})
+    sudoku_grpc::server::serve(listener, config.clone(), async {})
         .await
         .unwrap_err()
-        .to_string();
+        .to_string()
+}
+
+#[tokio::test]
+async fn a_busy_port_or_a_bad_setting_is_an_error_naming_its_flag() {
+    let busy = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let mut config = sudoku_grpc::config::ServerConfig::with_addr("127.0.0.1:0".parse().unwrap());
+    config.metrics_addr = Some(busy.local_addr().unwrap());
+    let error = refusal(&config).await;
     assert!(error.contains("--metrics-addr"), "{error}");
 
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     config.metrics_addr = None;
+    config.health_addr = Some(busy.local_addr().unwrap());
+    let error = refusal(&config).await;
+    assert!(error.contains("--health-addr"), "{error}");
+
+    // Client certificates are checked over TLS, which needs the server's own certificate.
+    config.health_addr = None;
+    config.tls_client_ca = Some("ca.pem".into());
+    let error = refusal(&config).await;
+    assert!(error.contains("--tls-client-ca"), "{error}");
+
+    config.tls_client_ca = None;
     config.max_queued_solves = 0;
-    let error = sudoku_grpc::server::serve(listener, config, async {})
-        .await
-        .unwrap_err()
-        .to_string();
+    let error = refusal(&config).await;
     assert!(error.contains("--max-queued-solves"), "{error}");
 }

@@ -355,19 +355,9 @@ async fn health_reports_serving_then_not_serving_on_shutdown() {
         HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
     };
     let mut server = TestServer::start_with(|c| c.shutdown_grace = Duration::from_secs(5)).await;
-    let mut health = HealthClient::new(server.channel().await);
-    for service in ["", "sudoku.v1.SudokuService"] {
-        let status = health
-            .check(HealthCheckRequest {
-                service: service.into(),
-            })
-            .await
-            .unwrap()
-            .into_inner()
-            .status();
-        assert_eq!(status, ServingStatus::Serving, "{service:?}");
-    }
-    let unknown = health
+    let channel = server.channel().await;
+    common::assert_health_serving(channel.clone()).await;
+    let unknown = HealthClient::new(channel.clone())
         .check(HealthCheckRequest {
             service: "nope".into(),
         })
@@ -375,17 +365,7 @@ async fn health_reports_serving_then_not_serving_on_shutdown() {
         .unwrap_err();
     assert_eq!(unknown.code(), Code::NotFound);
 
-    let mut watch = health
-        .watch(HealthCheckRequest {
-            service: String::new(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(
-        watch.message().await.unwrap().unwrap().status(),
-        ServingStatus::Serving
-    );
+    let mut watch = common::watch_health_serving(channel).await;
     server.shutdown();
     let next = tokio::time::timeout(Duration::from_secs(5), watch.message())
         .await

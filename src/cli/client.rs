@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
 use clap::Subcommand;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity};
 
 use super::args::FormatArgs;
 use super::generate::GenerateArgs;
@@ -52,9 +52,59 @@ pub struct Args {
     /// Sent as `x-request-id` metadata, for correlating the server's logs.
     #[arg(long, global = true)]
     pub request_id: Option<String>,
+    /// TLS toward `https://` servers.
+    #[command(flatten)]
+    pub tls: TlsArgs,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// How the client speaks TLS to `https://` servers: the CA it trusts, and the certificate it shows
+/// a server that requires mutual TLS.
+#[derive(Debug, Default, Clone, clap::Args)]
+pub struct TlsArgs {
+    /// CA certificate (PEM) that signed the server's certificate; needed for `https://` servers.
+    #[arg(long, env = "SUDOKU_CLIENT_TLS_CA", global = true)]
+    pub tls_ca: Option<PathBuf>,
+    /// Client certificate (PEM), with `--tls-key`, for a server that requires mutual TLS.
+    #[arg(
+        long,
+        env = "SUDOKU_CLIENT_TLS_CERT",
+        requires = "tls_key",
+        global = true
+    )]
+    pub tls_cert: Option<PathBuf>,
+    /// The client certificate's private key (PEM), for `--tls-cert`.
+    #[arg(
+        long,
+        env = "SUDOKU_CLIENT_TLS_KEY",
+        requires = "tls_cert",
+        global = true
+    )]
+    pub tls_key: Option<PathBuf>,
+}
+
+impl TlsArgs {
+    /// The TLS configuration these flags make, or `None` when none is given.
+    pub fn config(&self) -> anyhow::Result<Option<ClientTlsConfig>> {
+        let read = |path: &PathBuf| {
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+        };
+        let mut tls = match &self.tls_ca {
+            Some(ca) => ClientTlsConfig::new().ca_certificate(Certificate::from_pem(read(ca)?)),
+            None => ClientTlsConfig::new(),
+        };
+        match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => {
+                tls = tls.identity(Identity::from_pem(read(cert)?, read(key)?))
+            }
+            (None, None) if self.tls_ca.is_none() => return Ok(None),
+            (None, None) => {}
+            _ => bail!("--tls-cert and --tls-key go together"),
+        }
+        Ok(Some(tls))
+    }
 }
 
 /// The `client` subcommands.
@@ -195,11 +245,31 @@ pub fn server_url(server: &str) -> String {
     }
 }
 
-/// Connects to one endpoint, failing within [`CONNECT_TIMEOUT`] when nobody answers. HTTP/2
-/// keepalive pings find a peer that dies later, so a call to a dead server fails instead of hanging.
+/// Connects to one endpoint in plain text, failing within [`CONNECT_TIMEOUT`] when nobody answers.
+/// HTTP/2 keepalive pings find a peer that dies later, so a call to a dead server fails instead of
+/// hanging.
 pub async fn connect(url: &str) -> anyhow::Result<Channel> {
-    Endpoint::from_shared(url.to_owned())
-        .with_context(|| format!("{url:?} is not a server URL"))?
+    connect_with(url, None).await
+}
+
+/// [`connect`], over TLS as `tls` says for an `https://` URL, which needs it.
+pub async fn connect_with(url: &str, tls: Option<&ClientTlsConfig>) -> anyhow::Result<Channel> {
+    let mut endpoint = Endpoint::from_shared(url.to_owned())
+        .with_context(|| format!("{url:?} is not a server URL"))?;
+    match (url.starts_with("https://"), tls) {
+        (true, Some(tls)) => {
+            endpoint = endpoint
+                .tls_config(tls.clone())
+                .map_err(|e| anyhow!("{url}: {}", error_chain(&e)))?;
+        }
+        (true, None) => bail!(
+            "{url}: an https:// server needs --tls-ca (SUDOKU_CLIENT_TLS_CA), the CA that signed \
+             its certificate"
+        ),
+        (false, Some(_)) => bail!("{url}: the TLS flags need an https:// server URL"),
+        (false, None) => {}
+    }
+    endpoint
         .connect_timeout(CONNECT_TIMEOUT)
         .tcp_nodelay(true)
         .http2_keep_alive_interval(Duration::from_secs(10))
@@ -225,9 +295,18 @@ fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     text
 }
 
-/// A status as a one-line message: code and message.
+/// A status as a one-line message: code, message, and the causes of a transport failure (a TLS
+/// alert, a reset connection), which tonic keeps as its sources.
 pub fn describe(status: &tonic::Status) -> String {
-    format!("{:?}: {}", status.code(), status.message())
+    let mut text = format!("{:?}: {}", status.code(), status.message());
+    if let Some(source) = std::error::Error::source(status) {
+        let causes = error_chain(source);
+        if !text.contains(&causes) {
+            text.push_str(": ");
+            text.push_str(&causes);
+        }
+    }
+    text
 }
 
 /// Adds the call's deadline and request id to `request`.
@@ -248,7 +327,8 @@ pub(crate) fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyho
 pub async fn first_server(args: &Args) -> anyhow::Result<(String, SudokuServiceClient<Channel>)> {
     let endpoints = resolve(&args.servers).await?;
     let url = endpoints[0].clone();
-    let client = SudokuServiceClient::new(connect(&url).await?);
+    let tls = args.tls.config()?;
+    let client = SudokuServiceClient::new(connect_with(&url, tls.as_ref()).await?);
     Ok((url, client))
 }
 

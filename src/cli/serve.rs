@@ -94,6 +94,16 @@ pub struct ServeArgs {
     #[arg(long, env = "SUDOKU_TLS_KEY", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
 
+    /// CA certificate (PEM) that signs client certificates, for mutual TLS (with `--tls-cert` and
+    /// `--tls-key`): a client without a certificate this CA signed is refused at the handshake.
+    #[arg(long, env = "SUDOKU_TLS_CLIENT_CA")]
+    pub tls_client_ca: Option<PathBuf>,
+
+    /// Address of a plain-text listener serving only grpc.health.v1 (the same status as the main
+    /// port, NOT_SERVING on shutdown), for probes that cannot do TLS; `off` serves none.
+    #[arg(long, env = "SUDOKU_HEALTH_ADDR", default_value = "off", value_parser = parse_optional_addr)]
+    pub health_addr: std::option::Option<SocketAddr>,
+
     /// Origins that browsers may call the service from with gRPC-Web (comma-separated), or `*` for any.
     #[arg(
         long,
@@ -144,6 +154,8 @@ impl TryFrom<ServeArgs> for ServerConfig {
             shutdown_grace: args.shutdown_grace.into(),
             metrics_addr: args.metrics_addr,
             tls,
+            tls_client_ca: args.tls_client_ca,
+            health_addr: args.health_addr,
             cors_origins: args.cors_origins,
             log_format: args.log_format,
         };
@@ -199,6 +211,33 @@ mod tests {
         assert!(error.contains("--max-concurrent-solves"), "{error}");
         let error = parse(&["--default-max-guesses", "5", "--max-guesses-cap", "4"]).unwrap_err();
         assert!(error.contains("--max-guesses-cap"), "{error}");
+    }
+
+    #[test]
+    fn a_client_ca_needs_a_server_certificate() {
+        let error = parse(&["--tls-client-ca", "ca.pem"]).unwrap_err();
+        assert!(error.contains("--tls-client-ca"), "{error}");
+        let config = parse(&[
+            "--tls-cert",
+            "cert.pem",
+            "--tls-key",
+            "key.pem",
+            "--tls-client-ca",
+            "ca.pem",
+        ]);
+        assert_eq!(
+            config.map(|c| c.tls_client_ca),
+            Ok(Some(PathBuf::from("ca.pem")))
+        );
+    }
+
+    #[test]
+    fn the_health_listener_is_off_unless_asked_for() {
+        assert_eq!(parse(&[]).map(|c| c.health_addr), Ok(None));
+        assert_eq!(
+            parse(&["--health-addr", "127.0.0.1:8081"]).map(|c| c.health_addr),
+            Ok(Some(SocketAddr::from(([127, 0, 0, 1], 8081))))
+        );
     }
 
     #[test]

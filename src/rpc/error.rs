@@ -32,6 +32,10 @@ pub enum RpcError {
     /// The call's deadline passed first.
     #[error("the deadline passed before the puzzle was solved")]
     DeadlineExceeded,
+    /// The server is shutting down and ended the stream before all of it was answered; the string
+    /// says what was left unanswered.
+    #[error("draining: the server is shutting down; {0}: send them to another server")]
+    Draining(String),
     /// Our own failure, never the request's.
     #[error("the solver stopped unexpectedly: {0}")]
     Internal(String),
@@ -44,6 +48,7 @@ impl RpcError {
             RpcError::Puzzle(_) | RpcError::BadField(_) => Code::InvalidArgument,
             RpcError::Overloaded(_) | RpcError::QueueTimeout(_) => Code::ResourceExhausted,
             RpcError::DeadlineExceeded => Code::DeadlineExceeded,
+            RpcError::Draining(_) => Code::Unavailable,
             RpcError::Internal(_) => Code::Internal,
         }
     }

@@ -6,7 +6,8 @@
 //! within an attempt budget and the server's time budget per puzzle (RESOURCE_EXHAUSTED past either). The puzzle at
 //! `index` comes from its own seed ([`generator::puzzle_seed`]), which the answer carries: asking
 //! again with that seed and a count of 1 gives that puzzle back. A dropped call or a passed deadline
-//! raises the generator's cancel flag at once.
+//! raises the generator's cancel flag at once; so does the server's drain, which ends the stream with
+//! UNAVAILABLE.
 
 use std::pin::Pin;
 
@@ -150,6 +151,10 @@ pub(super) fn generate(
                     "the deadline passed while puzzle {index} of {} was being made",
                     plan.count
                 ))),
+                () = service.draining.cancelled() => Err(RpcError::Draining(format!(
+                    "the puzzles from index {index} on (of {}) were not made",
+                    plan.count
+                )).into()),
             }?;
             yield wire::generated(index, seed, &made, &plan.symbols);
         }

@@ -111,6 +111,8 @@ enum Step {
     /// A chunk of answers from the pool, in any order; `None` if the pool stopped.
     Answers(Option<Vec<SolveBatchResponse>>),
     Deadline,
+    /// The server is about to stop: answer what is back, and end the stream.
+    Draining,
 }
 
 /// Starts a SolveBatch call's pipeline.
@@ -141,6 +143,8 @@ impl Sudoku {
 /// the stream's lane in the pool, and yields the answers in request order, each as soon as all before
 /// it are out. A client that stops reading stops the reading here too, so its lane runs dry and holds
 /// no worker; dropping the stream (client gone) drops its queued items and stops the solve in hand.
+/// When the server drains, the stream stops reading, yields the answers already back, drops the rest
+/// unsolved and ends with UNAVAILABLE, so the client knows to send the unanswered items elsewhere.
 fn batch(
     service: Sudoku,
     mut requests: Streaming<SolveBatchRequest>,
@@ -155,12 +159,15 @@ fn batch(
         let mut in_order = InOrder::default();
         let mut reading = true;
         let mut failure = None;
+        let mut draining = false;
         let deadline = crate::layer::sleep(deadline);
         tokio::pin!(deadline);
+        let drain = service.draining.clone();
         while reading || unanswered.count() > 0 {
             let step = tokio::select! {
                 biased;
                 () = &mut deadline => Step::Deadline,
+                () = drain.cancelled() => Step::Draining,
                 chunk = answers.recv(), if unanswered.count() > 0 => Step::Answers(chunk),
                 request = requests.message(), if reading && unanswered.count() < window => Step::Read(request),
             };
@@ -192,14 +199,7 @@ fn batch(
                     reading = false;
                     failure = Some(normalize_request_error(status));
                 }
-                Step::Answers(Some(chunk)) => {
-                    in_order.place(chunk);
-                    while let Some(answer) = in_order.next() {
-                        verdicts.add(answer.verdict);
-                        yield Ok(answer);
-                        unanswered.answered();
-                    }
-                }
+                Step::Answers(Some(chunk)) => in_order.place(chunk),
                 Step::Answers(None) => {
                     failure = Some(RpcError::Internal("the solver pool stopped".into()).into());
                     break;
@@ -209,6 +209,27 @@ fn batch(
                     failure = Some(RpcError::DeadlineExceeded.into());
                     break;
                 }
+                Step::Draining => {
+                    // What the workers have answered goes out below; the rest is dropped unsolved.
+                    lane.stop(StopReason::Cancelled);
+                    while let Ok(chunk) = answers.try_recv() {
+                        in_order.place(chunk);
+                    }
+                    draining = true;
+                }
+            }
+            while let Some(answer) = in_order.next() {
+                verdicts.add(answer.verdict);
+                yield Ok(answer);
+                unanswered.answered();
+            }
+            if draining {
+                // The answers out are those from index 0 on, so the client resends from here.
+                if reading || read > in_order.next {
+                    let left = format!("the items from index {} on were not answered", in_order.next);
+                    failure = Some(RpcError::Draining(left).into());
+                }
+                break;
             }
         }
         tracing::debug!(items = read, verdicts = ?verdicts.by_name(), "batch finished");

@@ -14,6 +14,8 @@ use tonic::transport::Channel;
 pub struct TestServer {
     pub addr: SocketAddr,
     pub metrics_addr: SocketAddr,
+    /// The plain-text health listener's address, if the server has one.
+    pub health_addr: Option<SocketAddr>,
     shutdown: Option<oneshot::Sender<()>>,
     pub task: JoinHandle<Result<(), sudoku_grpc::server::ServerError>>,
 }
@@ -26,25 +28,41 @@ impl TestServer {
 
     /// Starts a server with the defaults as changed by `tweak`.
     pub async fn start_with(tweak: impl FnOnce(&mut ServerConfig)) -> TestServer {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        TestServer::start_on(tweak, false).await
+    }
+
+    /// Starts a server with the defaults as changed by `tweak`, and a plain-text health listener.
+    pub async fn start_with_health(tweak: impl FnOnce(&mut ServerConfig)) -> TestServer {
+        TestServer::start_on(tweak, true).await
+    }
+
+    async fn start_on(tweak: impl FnOnce(&mut ServerConfig), with_health: bool) -> TestServer {
+        let bind = || tokio::net::TcpListener::bind("127.0.0.1:0");
+        let listener = bind().await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let metrics = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let metrics = bind().await.unwrap();
         let metrics_addr = metrics.local_addr().unwrap();
+        let health = match with_health {
+            true => Some(bind().await.unwrap()),
+            false => None,
+        };
+        let health_addr = health.as_ref().map(|h| h.local_addr().unwrap());
         let mut config = ServerConfig::with_addr(addr);
         tweak(&mut config);
         let (tx, rx) = oneshot::channel::<()>();
         let shutdown = async {
             let _ = rx.await;
         };
-        let task = tokio::spawn(sudoku_grpc::server::serve_with_metrics(
-            listener,
-            Some(metrics),
-            config,
-            shutdown,
-        ));
+        let listeners = sudoku_grpc::server::Listeners {
+            grpc: listener,
+            metrics: Some(metrics),
+            health,
+        };
+        let task = tokio::spawn(sudoku_grpc::server::serve_on(listeners, config, shutdown));
         TestServer {
             addr,
             metrics_addr,
+            health_addr,
             shutdown: Some(tx),
             task,
         }
@@ -203,4 +221,44 @@ pub async fn open_batch(
         .unwrap()
         .into_inner();
     (tx, answers)
+}
+
+/// Asserts that the health service on `channel` reports SERVING for the whole server ("") and for
+/// the Sudoku service.
+pub async fn assert_health_serving(channel: Channel) {
+    use tonic_health::pb::{
+        HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+    };
+    let mut health = HealthClient::new(channel);
+    for service in ["", "sudoku.v1.SudokuService"] {
+        let status = health
+            .check(HealthCheckRequest {
+                service: service.into(),
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .status();
+        assert_eq!(status, ServingStatus::Serving, "{service:?}");
+    }
+}
+
+/// A Watch of the whole server's health on `channel`, its first status (SERVING) already read, so
+/// the next one is the change a test waits for.
+pub async fn watch_health_serving(
+    channel: Channel,
+) -> tonic::Streaming<tonic_health::pb::HealthCheckResponse> {
+    use tonic_health::pb::{
+        HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+    };
+    let mut watch = HealthClient::new(channel)
+        .watch(HealthCheckRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        watch.message().await.unwrap().unwrap().status(),
+        ServingStatus::Serving
+    );
+    watch
 }

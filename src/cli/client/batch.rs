@@ -19,7 +19,7 @@ use tokio::io::AsyncBufRead;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
-use super::{Args, connect, decorate, describe, resolve};
+use super::{Args, connect_with, decorate, describe, resolve};
 use crate::cli::args::FormatArgs;
 use crate::cli::input::{self, PuzzleReader};
 use crate::cli::output::{Tally, answer_line};
@@ -96,7 +96,10 @@ fn progress_bar(size: Option<u64>) -> indicatif::ProgressBar {
 /// written in the input's order, and a summary by verdict on stderr.
 pub async fn run(args: &Args, batch: &BatchArgs) -> anyhow::Result<ExitCode> {
     let endpoints = resolve(&args.servers).await?;
-    let channels = futures::future::try_join_all(endpoints.iter().map(|url| connect(url))).await?;
+    let tls = args.tls.config()?;
+    let channels =
+        futures::future::try_join_all(endpoints.iter().map(|url| connect_with(url, tls.as_ref())))
+            .await?;
 
     // One bounded request channel and one SolveBatch stream per endpoint.
     let mut senders = Vec::new();
