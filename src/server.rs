@@ -108,7 +108,7 @@ pub async fn serve_with_metrics(
     let health = bind(
         config.health_addr,
         "health checks",
-        "--health-addr (SUDOKU_HEALTH_ADDR)",
+        "--health-addr (SUDOKU_HEALTH_LISTEN_ADDR)",
     )
     .await?;
     let listeners = Listeners {

@@ -101,7 +101,7 @@ pub struct ServeArgs {
 
     /// Address of a plain-text listener serving only grpc.health.v1 (the same status as the main
     /// port, NOT_SERVING on shutdown), for probes that cannot do TLS; `off` serves none.
-    #[arg(long, env = "SUDOKU_HEALTH_ADDR", default_value = "off", value_parser = parse_optional_addr)]
+    #[arg(long, env = "SUDOKU_HEALTH_LISTEN_ADDR", default_value = "off", value_parser = parse_optional_addr)]
     pub health_addr: std::option::Option<SocketAddr>,
 
     /// Origins that browsers may call the service from with gRPC-Web (comma-separated), or `*` for any.
