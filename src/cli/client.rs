@@ -37,8 +37,9 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
     sudoku-grpc client generate --count 1000 --seed 7 --symmetry rotate-180 --minimal")]
 pub struct Args {
     /// The server: a URL, or `HOST:PORT` for plain HTTP/2. Repeat (or separate with commas) to spread
-    /// a batch over several servers; a host name with several addresses (such as a Kubernetes headless
-    /// Service) counts as one server per address.
+    /// a batch over several servers, which also carry on when one goes away; a host name with several
+    /// addresses (such as a Kubernetes headless Service) counts as one server per address. Other calls
+    /// go to the first server that answers.
     #[arg(
         long = "server",
         env = "SUDOKU_SERVER",

@@ -364,19 +364,27 @@ impl Batch<'_> {
         let mut request = tonic::Request::new(ReceiverStream::new(queue));
         decorate(&mut request, self.args).map_err(StreamFault::Fatal)?;
 
+        // Puzzles go into `in_flight` as soon as they are taken, before any await, so that none is
+        // lost if this stream fails (and its sending is dropped) before all of them are sent.
+        let admit = |items: Vec<Item>| {
+            room.forget_permits(items.len());
+            let requests: Vec<SolveBatchRequest> = items
+                .iter()
+                .map(|item| SolveBatchRequest {
+                    id: item.index.to_string(),
+                    puzzle: item.puzzle.clone(),
+                    ..self.template.clone()
+                })
+                .collect();
+            lock(in_flight).extend(items);
+            requests
+        };
+        let mut batch = admit(first);
         let sending = async {
             // Owned here, so that the request stream ends when this does.
             let requests = requests;
-            let mut items = first;
-            while !items.is_empty() {
-                room.forget_permits(items.len());
-                for item in items {
-                    let request = SolveBatchRequest {
-                        id: item.index.to_string(),
-                        puzzle: item.puzzle.clone(),
-                        ..self.template.clone()
-                    };
-                    lock(in_flight).push_back(item);
+            while !batch.is_empty() {
+                for request in batch.drain(..) {
                     if requests.send(request).await.is_err() {
                         // The call is over; the receiving side says why.
                         return;
@@ -399,7 +407,7 @@ impl Batch<'_> {
                         () = self.input_read.cancelled(), if wanted > 1 => {}
                     }
                 }
-                items = self.deal.next(room.available_permits(), returns).await;
+                batch = admit(self.deal.next(room.available_permits(), returns).await);
             }
         };
         let receiving = async {
@@ -622,5 +630,55 @@ fn written_so_far(batch: &Batch<'_>) -> String {
     match writer.total {
         Some(total) => format!("{} answers written of {total}", writer.next),
         None => format!("{} answers written", writer.next),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(index: u64) -> Item {
+        Item {
+            index,
+            puzzle: index.to_string(),
+        }
+    }
+
+    fn indices(items: &[Item]) -> Vec<u64> {
+        items.iter().map(|item| item.index).collect()
+    }
+
+    /// Puzzles put back go out before the input's next ones, lowest index first, then the input's
+    /// in order; once the input has ended and nothing is put back, there is nothing.
+    #[tokio::test]
+    async fn put_back_puzzles_go_first_in_order() {
+        let (queue, queued) = mpsc::channel(8);
+        let deal = Deal::new(queued);
+        let mut returns = deal.returns.subscribe();
+        for index in 10..14 {
+            queue.send(item(index)).await.unwrap();
+        }
+        assert_eq!(indices(&deal.next(2, &mut returns).await), [10, 11]);
+        assert_eq!(deal.put_back([item(7), item(3)]), 2);
+        assert_eq!(deal.put_back([item(5)]), 1);
+        assert_eq!(indices(&deal.next(2, &mut returns).await), [3, 5]);
+        assert_eq!(indices(&deal.next(8, &mut returns).await), [7]);
+        drop(queue);
+        assert_eq!(indices(&deal.next(8, &mut returns).await), [12, 13]);
+        assert!(deal.next(8, &mut returns).await.is_empty());
+        assert_eq!(deal.resent.load(Ordering::Relaxed), 3);
+    }
+
+    /// An endpoint waiting for the input's next puzzle takes a puzzle put back meanwhile instead.
+    #[tokio::test]
+    async fn a_waiting_endpoint_takes_a_put_back_puzzle() {
+        let (_queue, queued) = mpsc::channel(8);
+        let deal = Deal::new(queued);
+        let mut returns = deal.returns.subscribe();
+        let (taken, ()) = tokio::join!(deal.next(8, &mut returns), async {
+            tokio::task::yield_now().await;
+            deal.put_back([item(4)]);
+        });
+        assert_eq!(indices(&taken), [4]);
     }
 }
