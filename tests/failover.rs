@@ -165,8 +165,9 @@ async fn batch_interrupted(
     }
 }
 
-/// Asserts one answer per puzzle, in order, each solving its puzzle, and a re-sent count over 0.
-fn assert_complete(puzzles: &[String], run: &Run) {
+/// Asserts one answer per puzzle, in order, each solving its puzzle, a re-sent count over 0, and
+/// a warning that the server at `gone` went away.
+fn assert_complete(puzzles: &[String], run: &Run, gone: SocketAddr) {
     assert!(run.success, "{}", run.stderr);
     assert_eq!(run.lines.len(), puzzles.len(), "{}", run.stderr);
     for (puzzle, line) in puzzles.iter().zip(&run.lines) {
@@ -182,22 +183,27 @@ fn assert_complete(puzzles: &[String], run: &Run) {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no re-sent count: {}", run.stderr));
     assert!(resent > 0, "{}", run.stderr);
+    let warning = format!("http://{gone} went away");
+    assert!(run.stderr.contains(&warning), "{}", run.stderr);
     eprintln!("{}", run.stderr.trim());
+}
+
+/// Three replicas whose graceful shutdown gives open calls `grace`: the addresses of all three, the
+/// one at `victim`, and the others, to keep serving while the test holds them.
+fn three_replicas(grace: Duration, victim: usize) -> (Vec<SocketAddr>, Replica, Vec<Replica>) {
+    let mut replicas: Vec<Replica> = (0..3).map(|_| Replica::start(grace)).collect();
+    let addrs = replicas.iter().map(|r| r.addr).collect();
+    let victim = replicas.remove(victim);
+    (addrs, victim, replicas)
 }
 
 /// A server killed in the middle of a batch loses nothing: its unanswered puzzles go to the others.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn batch_goes_on_when_a_server_is_killed() {
     let (puzzles, file) = hard_puzzles(4, "killed.txt");
-    let mut replicas: Vec<Replica> = (0..3)
-        .map(|_| Replica::start(Duration::from_secs(5)))
-        .collect();
-    let addrs: Vec<SocketAddr> = replicas.iter().map(|r| r.addr).collect();
-    let victim = replicas.remove(1);
+    let (addrs, victim, _others) = three_replicas(Duration::from_secs(5), 1);
     let run = batch_interrupted(&addrs, &file.0, async move { victim.kill() }).await;
-    assert_complete(&puzzles, &run);
-    let warning = format!("http://{} went away", addrs[1]);
-    assert!(run.stderr.contains(&warning), "{}", run.stderr);
+    assert_complete(&puzzles, &run, addrs[1]);
 }
 
 /// A server shut down gracefully in the middle of a batch (its streams cut when its grace is over,
@@ -205,13 +211,9 @@ async fn batch_goes_on_when_a_server_is_killed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn batch_goes_on_when_a_server_shuts_down() {
     let (puzzles, file) = hard_puzzles(4, "drained.txt");
-    let mut replicas: Vec<Replica> = (0..3)
-        .map(|_| Replica::start(Duration::from_millis(200)))
-        .collect();
-    let addrs: Vec<SocketAddr> = replicas.iter().map(|r| r.addr).collect();
-    let victim = replicas.remove(0);
+    let (addrs, victim, _others) = three_replicas(Duration::from_millis(200), 0);
     let run = batch_interrupted(&addrs, &file.0, victim.drain()).await;
-    assert_complete(&puzzles, &run);
+    assert_complete(&puzzles, &run, addrs[0]);
 }
 
 /// A port nobody listens on: bound, then let go.
