@@ -197,14 +197,15 @@ async fn client_batch_spreads_over_two_servers_in_order() {
     assert!(text(&out.stderr).contains("1000 puzzles, 1000 unique"));
 }
 
+/// A dead endpoint among live ones costs nothing but a line on stderr: the others answer everything.
 #[tokio::test]
-async fn client_batch_fails_clearly_on_a_dead_server() {
+async fn client_batch_goes_on_without_a_dead_server() {
     let server = TestServer::start().await;
     // A port nobody listens on: bind one, then let it go.
     let dead = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
     let dead_url = format!("http://{}", dead.local_addr().expect("an address"));
     drop(dead);
-    let (_, file) = input(10);
+    let (puzzles, file) = input(10);
     let out = run(
         args(&[
             "client",
@@ -217,7 +218,8 @@ async fn client_batch_fails_clearly_on_a_dead_server() {
         Some(file),
     )
     .await;
-    assert_eq!(out.status.code(), Some(1));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_answers(&puzzles, &text(&out.stdout));
     assert!(
         text(&out.stderr).contains(&format!("cannot connect to {dead_url}")),
         "{}",

@@ -10,7 +10,8 @@
 // The stubs are generated from proto/ at build time (scripts/e2e-go.sh shows how); nothing generated is
 // committed. It builds with Debian's grpc-go 1.33 in GOPATH mode and with current grpc-go modules, so it
 // uses grpc.Dial (grpc.NewClient needs v1.63+). With -server dns:///NAME:PORT (a Kubernetes headless
-// Service) the client resolves every pod and spreads calls over them with round_robin.
+// Service) the client resolves every pod and spreads calls over them with round_robin, and a call that
+// meets UNAVAILABLE is tried again (clients/service-config.json).
 package main
 
 import (
@@ -62,12 +63,32 @@ func main() {
 	}
 }
 
+// serviceConfig is clients/service-config.json, embedded (go:embed cannot reach outside this folder;
+// TestServiceConfigMatchesTheSharedFile keeps the two the same): round_robin over every resolved
+// address, and calls that meet UNAVAILABLE (a pod gone or draining) tried again, up to 5 attempts
+// with backoff. grpc-go before 1.40 retries only with GRPC_GO_RETRY=on in the environment.
+const serviceConfig = `{
+  "loadBalancingConfig": [{ "round_robin": {} }],
+  "methodConfig": [
+    {
+      "name": [{ "service": "sudoku.v1.SudokuService" }],
+      "retryPolicy": {
+        "maxAttempts": 5,
+        "initialBackoff": "0.1s",
+        "maxBackoff": "2s",
+        "backoffMultiplier": 2,
+        "retryableStatusCodes": ["UNAVAILABLE"]
+      }
+    }
+  ]
+}`
+
 // dial opens a channel to target: plaintext, one connection per resolved address, calls spread over them
-// (pick_first would use one).
+// (pick_first would use one) and retried on another when a server is unavailable.
 func dial(target string) (*grpc.ClientConn, error) {
 	return grpc.Dial(target,
 		grpc.WithInsecure(), //nolint:staticcheck // insecure.NewCredentials needs grpc-go 1.34+
-		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig": [{"round_robin": {}}]}`),
+		grpc.WithDefaultServiceConfig(serviceConfig),
 	)
 }
 

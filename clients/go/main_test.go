@@ -5,9 +5,12 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -289,5 +292,28 @@ func TestCanonicalize(t *testing.T) {
 	}
 	if got := canon(key); got != key {
 		t.Fatalf("the canonical form is not its own key: %s", got)
+	}
+}
+
+// TestServiceConfigMatchesTheSharedFile keeps the embedded service config the same as
+// clients/service-config.json, which the other clients load.
+func TestServiceConfigMatchesTheSharedFile(t *testing.T) {
+	path := "../service-config.json"
+	if dir := os.Getenv("SUDOKU_TEST_DATA"); dir != "" {
+		path = filepath.Join(dir, "..", "..", "clients", "service-config.json")
+	}
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shared, embedded interface{}
+	if err := json.Unmarshal(text, &shared); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if err := json.Unmarshal([]byte(serviceConfig), &embedded); err != nil {
+		t.Fatalf("serviceConfig: %v", err)
+	}
+	if !reflect.DeepEqual(shared, embedded) {
+		t.Fatalf("serviceConfig differs from %s", path)
 	}
 }

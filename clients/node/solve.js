@@ -9,7 +9,8 @@
 //
 // The stubs are built from proto/ at run time by @grpc/proto-loader: nothing generated is checked in.
 // A dns:/// target with several addresses (a Kubernetes headless Service) is balanced per call with
-// round_robin.
+// round_robin, and a call that meets UNAVAILABLE (a pod gone or draining) is tried again: both from
+// clients/service-config.json.
 'use strict';
 
 const fs = require('node:fs');
@@ -19,6 +20,7 @@ const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
 const PROTO_DIR = path.resolve(__dirname, '..', '..', 'proto');
+const SERVICE_CONFIG = path.resolve(__dirname, '..', 'service-config.json');
 
 /** Loads sudoku.v1 from proto/; returns the package object (SudokuService, Verdict, ...). */
 function loadSudoku(protoDir = PROTO_DIR) {
@@ -35,8 +37,9 @@ function loadSudoku(protoDir = PROTO_DIR) {
 function createClient(target, { gzip = false } = {}) {
   const sudoku = loadSudoku();
   const options = {
-    // Spread calls over every address a dns:/// name resolves to (one per pod behind a headless Service).
-    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+    // Spread calls over every address a dns:/// name resolves to (one per pod behind a headless
+    // Service), and retry on UNAVAILABLE with backoff, up to 5 attempts.
+    'grpc.service_config': fs.readFileSync(SERVICE_CONFIG, 'utf8'),
   };
   if (gzip) options['grpc.default_compression_algorithm'] = 2; // 2 = gzip
   return new sudoku.SudokuService(target, grpc.credentials.createInsecure(), options);

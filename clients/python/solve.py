@@ -10,7 +10,8 @@
 
 The stubs are built from proto/ when the script starts (grpc.protos_and_services, from grpcio-tools),
 so nothing generated is checked in; `--proto-dir` points at another copy of the proto folder. A `dns:///`
-target with several addresses (a Kubernetes headless Service) is balanced per call with round_robin.
+target with several addresses (a Kubernetes headless Service) is balanced per call with round_robin, and
+a call that meets UNAVAILABLE (a pod gone or draining) is tried again: clients/service-config.json.
 """
 
 import argparse
@@ -20,6 +21,17 @@ import sys
 import grpc
 
 DEFAULT_PROTO_DIR = pathlib.Path(__file__).resolve().parents[2] / "proto"
+SERVICE_CONFIG = pathlib.Path(__file__).resolve().parents[1] / "service-config.json"
+
+
+def channel_options(service_config=SERVICE_CONFIG):
+    """Channel options for the service config: round_robin over every address a dns:/// name resolves
+    to (one per pod behind a headless Service; with one address it behaves like pick_first), and
+    calls retried on UNAVAILABLE, with backoff, up to 5 attempts."""
+    return [
+        ("grpc.service_config", service_config.read_text(encoding="utf-8")),
+        ("grpc.enable_retries", 1),
+    ]
 
 
 def load_stubs(proto_dir):
@@ -58,10 +70,7 @@ def main(argv=None):
 
     pb, rpc = load_stubs(args.proto_dir)
     compression = grpc.Compression.Gzip if args.gzip else grpc.Compression.NoCompression
-    # round_robin spreads calls over every address a dns:/// name resolves to (one per pod behind a
-    # headless Service); with a single address it behaves like the default pick_first.
-    options = [("grpc.lb_policy_name", "round_robin")]
-    with grpc.insecure_channel(args.server, options=options, compression=compression) as channel:
+    with grpc.insecure_channel(args.server, options=channel_options(), compression=compression) as channel:
         stub = rpc.SudokuServiceStub(channel)
         try:
             if args.generate is not None:

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
@@ -36,8 +37,9 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
     sudoku-grpc client generate --count 1000 --seed 7 --symmetry rotate-180 --minimal")]
 pub struct Args {
     /// The server: a URL, or `HOST:PORT` for plain HTTP/2. Repeat (or separate with commas) to spread
-    /// a batch over several servers; a host name with several addresses (such as a Kubernetes headless
-    /// Service) counts as one server per address.
+    /// a batch over several servers, which also carry on when one goes away; a host name with several
+    /// addresses (such as a Kubernetes headless Service) counts as one server per address. Other calls
+    /// go to the first server that answers.
     #[arg(
         long = "server",
         env = "SUDOKU_SERVER",
@@ -252,6 +254,11 @@ pub async fn connect(url: &str) -> anyhow::Result<Channel> {
     connect_with(url, None).await
 }
 
+/// [`connect_with`] the TLS settings of `args` (none unless it names some).
+pub async fn connect_as(args: &Args, url: &str) -> anyhow::Result<Channel> {
+    connect_with(url, args.tls.config()?.as_ref()).await
+}
+
 /// [`connect`], over TLS as `tls` says for an `https://` URL, which needs it.
 pub async fn connect_with(url: &str, tls: Option<&ClientTlsConfig>) -> anyhow::Result<Channel> {
     let mut endpoint = Endpoint::from_shared(url.to_owned())
@@ -323,13 +330,88 @@ pub(crate) fn decorate<T>(request: &mut tonic::Request<T>, args: &Args) -> anyho
     Ok(())
 }
 
-/// A client of the first endpoint that `args` names, and that endpoint's URL for messages.
-pub async fn first_server(args: &Args) -> anyhow::Result<(String, SudokuServiceClient<Channel>)> {
-    let endpoints = resolve(&args.servers).await?;
-    let url = endpoints[0].clone();
-    let tls = args.tls.config()?;
-    let client = SudokuServiceClient::new(connect_with(&url, tls.as_ref()).await?);
-    Ok((url, client))
+/// Whether a failed call is the server's or the connection's doing rather than the request's, so
+/// that another server may well answer it: UNAVAILABLE (refused, unreachable, draining, or a stream
+/// the server refused), CANCELLED (this client cancels no call it still waits on, so a server or
+/// proxy did), UNKNOWN and INTERNAL (how tonic reports a reset connection or an HTTP/2 error in the
+/// middle of a call), and ABORTED. Not retried: INVALID_ARGUMENT and the other statuses about the
+/// request itself; DEADLINE_EXCEEDED, as the caller's time is spent; RESOURCE_EXHAUSTED, which for
+/// these calls means a message over the server's size limit (every server would refuse it the same
+/// way) or HTTP/2's ENHANCE_YOUR_CALM, which more calls elsewhere would not calm.
+pub fn server_went_away(status: &tonic::Status) -> bool {
+    use tonic::Code;
+    matches!(
+        status.code(),
+        Code::Unavailable | Code::Cancelled | Code::Unknown | Code::Internal | Code::Aborted
+    )
+}
+
+/// The endpoints that `args` names, for unary calls: each call goes to the endpoint that answered
+/// the last one and moves on to the next when a server cannot be reached or went away, which is
+/// safe as Solve, Grade, Hint and Canonicalize change nothing.
+pub struct Servers {
+    endpoints: Vec<String>,
+    /// Each endpoint's connection, made when first needed.
+    channels: Vec<tokio::sync::OnceCell<Channel>>,
+    /// The endpoint calls go to first.
+    current: AtomicUsize,
+}
+
+impl Servers {
+    /// The endpoints that `args` names, resolved; none connected yet.
+    pub async fn new(args: &Args) -> anyhow::Result<Self> {
+        let endpoints = resolve(&args.servers).await?;
+        let channels = endpoints.iter().map(|_| Default::default()).collect();
+        Ok(Servers {
+            endpoints,
+            channels,
+            current: AtomicUsize::new(0),
+        })
+    }
+
+    /// Sends `message` with the deadline and request id of `args` through `send`, to the current
+    /// endpoint, then to each next one while the server went away ([`server_went_away`]). Returns
+    /// the endpoint that answered and its answer, which may be a status about the request; an error
+    /// naming every endpoint's failure when none answered.
+    pub async fn call<M, T, F, Fut>(
+        &self,
+        args: &Args,
+        message: M,
+        send: F,
+    ) -> anyhow::Result<(&str, Result<T, tonic::Status>)>
+    where
+        M: Clone,
+        F: Fn(SudokuServiceClient<Channel>, tonic::Request<M>) -> Fut,
+        Fut: std::future::Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+    {
+        let count = self.endpoints.len();
+        let first = self.current.load(Ordering::Relaxed);
+        let mut failures = Vec::new();
+        for at in (first..count).chain(0..first) {
+            let url = &self.endpoints[at];
+            let failure = match self.channels[at]
+                .get_or_try_init(|| connect_as(args, url))
+                .await
+            {
+                Err(e) => format!("{e:#}"),
+                Ok(channel) => {
+                    let mut request = tonic::Request::new(message.clone());
+                    decorate(&mut request, args)?;
+                    match send(SudokuServiceClient::new(channel.clone()), request).await {
+                        Err(status) if server_went_away(&status) => {
+                            format!("{url}: {}", describe(&status))
+                        }
+                        answer => {
+                            self.current.store(at, Ordering::Relaxed);
+                            return Ok((url, answer.map(tonic::Response::into_inner)));
+                        }
+                    }
+                }
+            };
+            failures.push(failure);
+        }
+        bail!("no server answered: {}", failures.join("; "))
+    }
 }
 
 /// The end of a unary `call` that failed: an invalid `what` (the server's INVALID_ARGUMENT) is exit
@@ -343,24 +425,27 @@ fn refused(url: &str, call: &str, what: &str, status: &tonic::Status) -> anyhow:
 }
 
 async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let (url, mut client) = first_server(args).await?;
-    let mut request = tonic::Request::new(SolveRequest {
+    let servers = Servers::new(args).await?;
+    let request = SolveRequest {
         puzzle: solve.puzzle.clone(),
         skip_uniqueness_check: solve.skip_uniqueness_check,
         max_guesses: solve.max_guesses,
         box_rows: solve.format.box_rows_cols().0,
         box_cols: solve.format.box_rows_cols().1,
         symbols: solve.format.symbols.clone(),
-    });
-    decorate(&mut request, args)?;
-    match client.solve(request).await {
+    };
+    let (url, answer) = servers
+        .call(args, request, |mut client, request| async move {
+            client.solve(request).await
+        })
+        .await?;
+    match answer {
         Ok(answer) => {
-            let answer = answer.into_inner();
             let (line, _) = answer_line(answer.verdict(), &answer.solution, "");
             println!("{line}");
             Ok(ExitCode::SUCCESS)
         }
-        Err(status) => refused(&url, "Solve", "puzzle", &status),
+        Err(status) => refused(url, "Solve", "puzzle", &status),
     }
 }
 
@@ -369,28 +454,26 @@ const CANON_IN_FLIGHT: usize = 16;
 
 async fn canonicalize_lines(args: &Args, canon: &CanonArgs) -> anyhow::Result<ExitCode> {
     use futures::stream::{self, StreamExt};
-    let (url, client) = first_server(args).await?;
+    let servers = Servers::new(args).await?;
     let text = input::read_all(canon.file.as_deref()).await?;
     let lines = sudoku_core::puzzle_file::lines(&text).map(|(_, line)| line);
+    let servers = &servers;
     let mut answers = stream::iter(lines)
         .map(|line| {
-            let mut client = client.clone();
-            let mut request = tonic::Request::new(CanonicalizeRequest {
+            let request = CanonicalizeRequest {
                 puzzle: line.to_owned(),
-            });
-            let decorated = decorate(&mut request, args);
-            async move {
-                decorated?;
-                anyhow::Ok(client.canonicalize(request).await)
-            }
+            };
+            servers.call(args, request, |mut client, request| async move {
+                client.canonicalize(request).await
+            })
         })
         .buffered(CANON_IN_FLIGHT);
     let mut out = std::io::BufWriter::new(std::io::stdout());
     let mut invalid = false;
     while let Some(answer) = answers.next().await {
-        match answer? {
+        let (url, answer) = answer?;
+        match answer {
             Ok(answer) => {
-                let answer = answer.into_inner();
                 writeln!(
                     out,
                     "{}",
@@ -414,11 +497,14 @@ async fn canonicalize_lines(args: &Args, canon: &CanonArgs) -> anyhow::Result<Ex
 
 /// `client generate`: streams the puzzles from a server, writing each line as it arrives.
 async fn generate_lines(args: &Args, generate: &GenerateArgs) -> anyhow::Result<ExitCode> {
-    let (url, mut server) = first_server(args).await?;
-    let mut request = tonic::Request::new(generate.request());
-    decorate(&mut request, args)?;
+    let servers = Servers::new(args).await?;
+    let (url, answers) = servers
+        .call(args, generate.request(), |mut client, request| async move {
+            client.generate(request).await
+        })
+        .await?;
     let failed = |status: tonic::Status| anyhow!("{url}: Generate failed: {}", describe(&status));
-    let mut answers = server.generate(request).await.map_err(failed)?.into_inner();
+    let mut answers = answers.map_err(failed)?;
     let mut out = std::io::stdout().lock();
     while let Some(answer) = answers.message().await.map_err(failed)? {
         writeln!(out, "{}", generate.line(&answer))?;
@@ -427,39 +513,47 @@ async fn generate_lines(args: &Args, generate: &GenerateArgs) -> anyhow::Result<
 }
 
 async fn grade_one(args: &Args, grade: &GradeArgs) -> anyhow::Result<ExitCode> {
-    let (url, mut client) = first_server(args).await?;
-    let mut request = tonic::Request::new(GradeRequest {
+    let servers = Servers::new(args).await?;
+    let request = GradeRequest {
         puzzle: grade.puzzle.clone(),
         include_steps: grade.steps,
         ..Default::default()
-    });
-    decorate(&mut request, args)?;
-    match client.grade(request).await {
+    };
+    let (url, answer) = servers
+        .call(args, request, |mut client, request| async move {
+            client.grade(request).await
+        })
+        .await?;
+    match answer {
         Ok(answer) => {
-            for line in output::graded_lines(&answer.into_inner()) {
+            for line in output::graded_lines(&answer) {
                 println!("{line}");
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(status) => refused(&url, "Grade", "puzzle", &status),
+        Err(status) => refused(url, "Grade", "puzzle", &status),
     }
 }
 
 async fn hint_one(args: &Args, hint: &HintArgs) -> anyhow::Result<ExitCode> {
-    let (url, mut client) = first_server(args).await?;
-    let mut request = tonic::Request::new(HintRequest {
+    let servers = Servers::new(args).await?;
+    let request = HintRequest {
         puzzle: hint.puzzle.clone(),
         progress: hint.progress.clone(),
         ..Default::default()
-    });
-    decorate(&mut request, args)?;
-    match client.hint(request).await {
+    };
+    let (url, answer) = servers
+        .call(args, request, |mut client, request| async move {
+            client.hint(request).await
+        })
+        .await?;
+    match answer {
         Ok(answer) => {
-            for line in output::hint_lines(&answer.into_inner()) {
+            for line in output::hint_lines(&answer) {
                 println!("{line}");
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(status) => refused(&url, "Hint", "request", &status),
+        Err(status) => refused(url, "Hint", "request", &status),
     }
 }

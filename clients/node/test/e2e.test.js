@@ -197,3 +197,23 @@ test('Canonicalize gives one key to a puzzle and its relabelled transpose', asyn
   assert.ok(reply.transform, 'a transform');
   assert.equal((await canonicalize(client, key)).canonical, key);
 });
+
+test('the service config (round_robin, retries on UNAVAILABLE) goes past a dead address', async () => {
+  // A port nobody listens on: bound, then let go.
+  const net = require('node:net');
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const dead = `127.0.0.1:${probe.address().port}`;
+  await new Promise((resolve) => probe.close(resolve));
+  const [host, port] = [ADDR.slice(0, ADDR.lastIndexOf(':')), ADDR.slice(ADDR.lastIndexOf(':') + 1)];
+  const { address } = await require('node:dns').promises.lookup(host, { family: 4 });
+  const both = createClient(`ipv4:${dead},${address}:${port}`);
+  try {
+    for (let i = 0; i < 10; i++) {
+      const reply = await solve(both, CLASSIC);
+      assert.equal(reply.solution, CLASSIC_SOLUTION);
+    }
+  } finally {
+    both.close();
+  }
+});

@@ -4,10 +4,12 @@ Run by scripts/e2e-python.sh (which installs grpcio, grpcio-tools, grpcio-health
 grpcio-status and pytest into .venv/ and starts the server).
 """
 
+import importlib.util
 import itertools
 import os
 import pathlib
 import queue
+import socket
 import subprocess
 import sys
 import time
@@ -251,6 +253,28 @@ def test_canonicalize(pb, stub):
     assert len(key) == 81 and key.isdigit() and 81 - key.count("0") == 30 and reply.transform, reply
     assert canonical(other).canonical == key
     assert canonical(key).canonical == key
+
+
+# --- Service config: round_robin and retries ---------------------------------------------------
+
+
+def test_service_config_goes_past_a_dead_address(pb, server_addr):
+    """clients/service-config.json (as solve.py loads it): with one address dead, every call is answered."""
+    spec = importlib.util.spec_from_file_location("solve", pathlib.Path(__file__).resolve().parents[1] / "solve.py")
+    solve = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(solve)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        dead = "127.0.0.1:%d" % sock.getsockname()[1]
+    host, port = server_addr.rsplit(":", 1)
+    live = "%s:%s" % (socket.gethostbyname(host), port)
+    # A list target has no authority of its own; "dead,live" is not one an HTTP/2 server accepts.
+    options = solve.channel_options() + [("grpc.default_authority", live)]
+    with grpc.insecure_channel("ipv4:%s,%s" % (dead, live), options=options) as channel:
+        stub = pb.rpc.SudokuServiceStub(channel)
+        for _ in range(10):
+            reply = stub.Solve(pb.msg.SolveRequest(puzzle=CLASSIC), timeout=10)
+            assert reply.solution == CLASSIC_SOLUTION
 
 
 # --- The example client ---------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 package dev.sudoku.client;
 
+import com.google.gson.Gson;
+import com.google.gson.reflect.TypeToken;
 import com.google.rpc.BadRequest;
 import dev.sudoku.v1.CanonicalizeRequest;
 import dev.sudoku.v1.CellSymbol;
@@ -24,6 +26,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
+import java.lang.reflect.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,6 +59,36 @@ public final class SudokuClient {
       "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
   static final String CLASSIC_SOLUTION =
       "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+  /**
+   * clients/service-config.json, embedded (the {@code ServiceConfig} check keeps the two the same):
+   * round_robin over every address a dns:/// name resolves to, and calls that meet UNAVAILABLE (a pod
+   * gone or draining) tried again, up to 5 attempts with backoff.
+   */
+  static final String SERVICE_CONFIG =
+      """
+      {
+        "loadBalancingConfig": [{ "round_robin": {} }],
+        "methodConfig": [
+          {
+            "name": [{ "service": "sudoku.v1.SudokuService" }],
+            "retryPolicy": {
+              "maxAttempts": 5,
+              "initialBackoff": "0.1s",
+              "maxBackoff": "2s",
+              "backoffMultiplier": 2,
+              "retryableStatusCodes": ["UNAVAILABLE"]
+            }
+          }
+        ]
+      }
+      """;
+
+  /** A service config as grpc-java takes it: objects as maps, lists, strings, numbers as doubles. */
+  static Map<String, ?> serviceConfig(String json) {
+    Type type = new TypeToken<Map<String, Object>>() {}.getType();
+    return new Gson().fromJson(json, type);
+  }
 
   private final SudokuServiceGrpc.SudokuServiceBlockingStub blockingStub;
   private final SudokuServiceGrpc.SudokuServiceStub asyncStub;
@@ -286,6 +319,13 @@ public final class SudokuClient {
     expect(canonical(key).equals(key), "the canonical form is not its own key");
   }
 
+  void serviceConfigMatchesTheSharedFile() throws Exception {
+    Path shared = dataDir.resolve("../../clients/service-config.json");
+    expect(
+        serviceConfig(Files.readString(shared)).equals(serviceConfig(SERVICE_CONFIG)),
+        "SERVICE_CONFIG differs from " + shared);
+  }
+
   interface Check {
     void run() throws Exception;
   }
@@ -300,6 +340,7 @@ public final class SudokuClient {
     checks.put("Hint", this::hint);
     checks.put("Generate", this::generate);
     checks.put("Canonicalize", this::canonicalize);
+    checks.put("ServiceConfig", this::serviceConfigMatchesTheSharedFile);
     int failed = 0;
     for (Map.Entry<String, Check> check : checks.entrySet()) {
       try {
@@ -324,7 +365,12 @@ public final class SudokuClient {
       System.err.println("usage: SudokuClient [--server HOST:PORT] (solve PUZZLE | check DATA_DIR)");
       System.exit(64);
     }
-    ManagedChannel channel = ManagedChannelBuilder.forTarget(server).usePlaintext().build();
+    ManagedChannel channel =
+        ManagedChannelBuilder.forTarget(server)
+            .usePlaintext()
+            .defaultServiceConfig(serviceConfig(SERVICE_CONFIG))
+            .enableRetry()
+            .build();
     int code = 0;
     try {
       SudokuClient client = new SudokuClient(channel, Path.of(args[0].equals("check") ? args[1] : "."));
