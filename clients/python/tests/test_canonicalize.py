@@ -71,6 +71,6 @@ def test_canonicalize_clashing_grid_has_a_key_and_bad_text_fails(pb, stub):
     reply = stub.Canonicalize(pb.msg.CanonicalizeRequest(puzzle="55" + "." * 79), timeout=10)
     assert reply.canonical == "0" * 79 + "11"
     with pytest.raises(grpc.RpcError) as caught:
-        stub.Canonicalize(pb.msg.CanonicalizeRequest(puzzle="12x"), timeout=10)
+        stub.Canonicalize(pb.msg.CanonicalizeRequest(puzzle="12x" + "." * 13), timeout=10)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "'x'" in caught.value.details()
