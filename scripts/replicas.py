@@ -259,8 +259,8 @@ def main():
         before = [r.metric(unique) for r in replicas]
         easy = puzzles(EASY_SAMPLE)
         batch_in = Path(workdir) / "spread.txt"
-        batch_in.write_text("\n".join(easy * max(1, 6000 // len(easy))) + "\n")
-        spread = len(easy) * max(1, 6000 // len(easy))
+        batch_in.write_text("\n".join(easy * max(1, 30000 // len(easy))) + "\n")
+        spread = len(easy) * max(1, 30000 // len(easy))
         run(args.binary, "client", "--server", servers, "batch", str(batch_in))
         share_check(replicas, unique, before, spread, "batch items, client-side round robin")
 
