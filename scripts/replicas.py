@@ -229,7 +229,7 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("envoy")
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--rate", type=int, default=1500)
+    parser.add_argument("--rate", type=int, default=20000)
     parser.add_argument("--bench", action="store_true", help="print the overhead figures only")
     args = parser.parse_args()
 
