@@ -8,7 +8,8 @@
 //! and the writer holds them by input index until all before them are out. When a stream fails in a
 //! way that is the server's or the connection's fault ([`server_went_away`]), the endpoint puts its
 //! unanswered puzzles back, the others take them before any new one, and the server names are
-//! resolved again (at most every [`RESOLVE_EVERY`]) so pods that appeared join in.
+//! resolved again (at most every [`RESOLVE_EVERY`], and every [`REFRESH`] for names in any case) so
+//! pods that appeared join in.
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::io::{IsTerminal, Write};
