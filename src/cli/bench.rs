@@ -50,6 +50,7 @@ pub struct BenchArgs {
     pub max_guesses: u64,
     /// Repeat each mode's timed pass over a file until at least this long has passed (e.g. `5s`,
     /// as tdoku's `run_benchmark -t 5`), for steadier figures on a shared machine; 0 for one pass.
+    /// The passes after the first are timed whole, as tdoku's are; per-puzzle times are the first's.
     #[arg(long, default_value = "0s", value_parser = humantime::parse_duration)]
     pub min_time: Duration,
     /// Measure the canonical form (Canonicalize) instead of the solver; the baseline is the brute
@@ -314,6 +315,54 @@ fn solve_all(
     (results, start.elapsed())
 }
 
+/// Solves `puzzles` in `mode` on `threads` threads once more, timing the pass as a whole, as tdoku's
+/// benchmark does, rather than each puzzle: the two clock reads a puzzle would otherwise weigh on
+/// the throughput of the passes `--min-time` adds. Returns the pass's wall time and its guesses.
+fn solve_pass(
+    puzzles: &[Puzzle],
+    mode: Mode,
+    threads: usize,
+    max_guesses: Option<u64>,
+) -> (Duration, u64) {
+    let options = Options {
+        mode,
+        max_guesses,
+        ..Options::default()
+    };
+    let solve_chunk = |chunk: &[Puzzle]| -> u64 {
+        chunk
+            .iter()
+            .map(|puzzle| {
+                std::hint::black_box(solver::solve(&puzzle.grid, &options))
+                    .stats
+                    .guesses
+            })
+            .sum()
+    };
+    let threads = threads.clamp(1, puzzles.len().max(1));
+    let start = Instant::now();
+    let guesses = if threads == 1 {
+        solve_chunk(puzzles)
+    } else {
+        let chunk_len = puzzles.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = puzzles
+                .chunks(chunk_len)
+                .map(|chunk| scope.spawn(move || solve_chunk(chunk)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|handle| {
+                    handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .sum()
+        })
+    };
+    (start.elapsed(), guesses)
+}
+
 /// Solves puzzles from the start of `puzzles`, untimed, for a few tenths of a second or one pass:
 /// the first timed mode then starts with warm caches and trained branch predictors, like the modes
 /// after it and like tdoku's benchmark, which also warms up before timing.
@@ -569,17 +618,16 @@ fn run_group(
         for &mode in &options.modes {
             let (results, mut wall) = solve_all(puzzles, mode, threads, options.max_guesses);
             let first_wall = wall;
-            // Further passes, for --min-time: their times join the figures, their answers are
-            // the same puzzles' again (checked once, on the first pass).
+            // Further passes, for --min-time: their wall time and guesses join the throughput,
+            // their answers are the same puzzles' again (checked once, on the first pass), and
+            // the per-puzzle times are the first pass's.
             let mut passes = 1usize;
-            let mut more_times = Vec::new();
             let mut more_guesses = 0u64;
             while wall < options.min_time {
-                let (again, again_wall) = solve_all(puzzles, mode, threads, options.max_guesses);
+                let (again_wall, guesses) = solve_pass(puzzles, mode, threads, options.max_guesses);
                 wall += again_wall;
                 passes += 1;
-                more_guesses += again.iter().map(|(_, o)| o.stats.guesses).sum::<u64>();
-                more_times.extend(again.into_iter().map(|(t, _)| t));
+                more_guesses += guesses;
             }
             for ((puzzle, (_, outcome)), known) in puzzles.iter().zip(&results).zip(&mut known) {
                 check(path, puzzle, mode, outcome)?;
@@ -609,7 +657,6 @@ fn run_group(
             verdicts_per_mode.push((mode, verdict_counts(&results)));
             let times_in_order: Vec<Duration> = results.iter().map(|(t, _)| *t).collect();
             let mut times = times_in_order.clone();
-            times.extend(more_times);
             times.sort_unstable();
             let figures = Figures {
                 puzzles: puzzles.len() * passes,

@@ -4,6 +4,9 @@
 use super::band::{COLUMN_SPREAD, PEERS_IN_BAND};
 use super::state::{OTHER_BANDS, State, at};
 
+/// The nine digit words of one band, as `State::cand` holds them adjacent.
+type BandWords = [u32; 9];
+
 /// A guess: `digit` on the cell `cell` of `band`, and the cell's only other digit if it has one.
 #[derive(Clone, Copy)]
 pub(super) struct Guess {
@@ -61,25 +64,29 @@ impl State {
         let mut best = 0u32;
         for (band, &pair) in pairs.iter().enumerate() {
             let mut cells = pair;
+            if cells == 0 {
+                continue;
+            }
+            let peers = Peers::new(self, band, pairs);
             #[cfg(target_arch = "x86_64")]
-            if BMI2 && cells != 0 {
+            if BMI2 {
                 // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only after
-                // checking at run time that the CPU has AVX2.
+                // checking at run time that the CPU has AVX2; the 32-byte load covers `own[0]` to
+                // `own[7]`, inside the array.
                 unsafe {
                     use core::arch::x86_64::*;
-                    let c = &self.cand;
                     // Digits 1-8's words of the band in one register: shifting each lane's bit
                     // `index` to the sign bit and taking the sign mask gathers a cell's digits in
                     // three instructions instead of a loop over nine words.
-                    let lanes = _mm256_loadu_si256(c[at(0, band)..].as_ptr().cast::<__m256i>());
-                    let ninth = c[at(8, band)];
+                    let lanes = _mm256_loadu_si256(peers.own.as_ptr().cast::<__m256i>());
+                    let ninth = peers.own[8];
                     while cells != 0 {
                         let index = cells.trailing_zeros() as usize;
                         cells &= cells - 1;
                         let shift = _mm_cvtsi32_si128(31 - index as i32);
                         let signs = _mm256_castsi256_ps(_mm256_sll_epi32(lanes, shift));
                         let digits = _mm256_movemask_ps(signs) as u32 | ((ninth >> index) & 1) << 8;
-                        best = best.max(self.rank(band, index, digits, pairs));
+                        best = best.max(peers.rank(index, digits));
                     }
                 }
                 continue;
@@ -88,10 +95,10 @@ impl State {
                 let index = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
                 let mut digits = 0u32;
-                for d in 0..9 {
-                    digits |= ((self.cand[at(d, band)] >> index) & 1) << d;
+                for (d, &word) in peers.own.iter().enumerate() {
+                    digits |= ((word >> index) & 1) << d;
                 }
-                best = best.max(self.rank(band, index, digits, pairs));
+                best = best.max(peers.rank(index, digits));
             }
         }
         let position = 127 - (best >> 8 & 127) as usize;
@@ -101,38 +108,6 @@ impl State {
             digit: (best & 15) as usize,
             only_other: Some((best >> 4 & 15) as usize),
         }
-    }
-
-    /// The packed rank of the bivalue cell `index` of `band` with the digits `digits` (bit per
-    /// digit): its score, its position (inverted, so the first wins a tie), its two digits.
-    #[inline(always)]
-    fn rank(&self, band: usize, index: usize, digits: u32, pairs: &[u32; 3]) -> u32 {
-        let low = (digits.trailing_zeros() as usize).min(8);
-        let high = ((digits & digits.wrapping_sub(1)).trailing_zeros() as usize).min(8);
-        let score = self.gain(low, band, index, pairs) + self.gain(high, band, index, pairs);
-        let position = band * 27 + index;
-        score << 15 | (127 - position as u32) << 8 | (high << 4 | low) as u32
-    }
-
-    /// What placing `digit` on cell `index` of `band` promises: its candidates among the cell's peers
-    /// (weight 2) and the bivalue peers among them, which become naked singles (weight 5).
-    #[inline(always)]
-    fn gain(&self, digit: usize, band: usize, index: usize, pairs: &[u32; 3]) -> u32 {
-        let (b1, b2) = OTHER_BANDS[band];
-        let (w0, w1, w2) = (
-            self.cand[at(digit, band)],
-            self.cand[at(digit, b1)],
-            self.cand[at(digit, b2)],
-        );
-        let column = COLUMN_SPREAD << (index % 9);
-        // The cell's row and box in its band (which hold its column there), and its column in the
-        // other two bands, shifted apart so that one count covers both.
-        let inside = w0 & PEERS_IN_BAND[index];
-        let outside = (w1 & column) | (w2 & column) << 1;
-        let seen = u64::from(outside) << 32 | u64::from(inside);
-        let outside_pairs = (w1 & pairs[b1] & column) | (w2 & pairs[b2] & column) << 1;
-        let seen_pairs = u64::from(outside_pairs) << 32 | u64::from(inside & pairs[band]);
-        2 * seen.count_ones() + 5 * seen_pairs.count_ones()
     }
 
     /// An unsolved cell with the fewest candidates, as (band, cell bit). Only called on a settled,
@@ -169,5 +144,59 @@ impl State {
             }
         }
         (best.0, best.1)
+    }
+}
+
+/// What scoring one band's bivalue cells reads, looked up once per band rather than once per cell and
+/// digit: the nine digit words of the band and of the other two, and the bivalue cells of each.
+struct Peers<'a> {
+    band: usize,
+    own: &'a BandWords,
+    others: (&'a BandWords, &'a BandWords),
+    pairs: [u32; 3],
+}
+
+impl<'a> Peers<'a> {
+    #[inline(always)]
+    fn new(state: &'a State, band: usize, pairs: &[u32; 3]) -> Peers<'a> {
+        let (b1, b2) = OTHER_BANDS[band];
+        // `cand` is band-major: its three chunks of nine are the bands' digit words.
+        let (words, _) = state.cand.as_chunks::<9>();
+        Peers {
+            band,
+            own: &words[band],
+            others: (&words[b1], &words[b2]),
+            pairs: [pairs[band], pairs[b1], pairs[b2]],
+        }
+    }
+
+    /// The packed rank of the bivalue cell `index` of the band with the digits `digits` (bit per
+    /// digit): its score, its position (inverted, so the first wins a tie), its two digits.
+    #[inline(always)]
+    fn rank(&self, index: usize, digits: u32) -> u32 {
+        let low = (digits.trailing_zeros() as usize).min(8);
+        let high = ((digits & digits.wrapping_sub(1)).trailing_zeros() as usize).min(8);
+        let inside = PEERS_IN_BAND[index % 27];
+        let column = COLUMN_SPREAD << (index % 9);
+        let score = self.gain(low, inside, column) + self.gain(high, inside, column);
+        let position = self.band * 27 + index;
+        score << 15 | (127 - position as u32) << 8 | (high << 4 | low) as u32
+    }
+
+    /// What placing `digit` on a cell promises (`inside`: the cell's row and box in its band, which
+    /// hold its column there; `column`: its column): its candidates among the cell's peers (weight
+    /// 2) and the bivalue peers among them, which become naked singles (weight 5).
+    #[inline(always)]
+    fn gain(&self, digit: usize, inside: u32, column: u32) -> u32 {
+        let [p0, p1, p2] = self.pairs;
+        let (w0, w1, w2) = (self.own[digit], self.others.0[digit], self.others.1[digit]);
+        // The cell's peers in its band and its column in the other two bands, shifted apart so
+        // that one count covers both.
+        let inside = w0 & inside;
+        let outside = (w1 & column) | (w2 & column) << 1;
+        let seen = u64::from(outside) << 32 | u64::from(inside);
+        let outside_pairs = (w1 & p1 & column) | (w2 & p2 & column) << 1;
+        let seen_pairs = u64::from(outside_pairs) << 32 | u64::from(inside & p0);
+        2 * seen.count_ones() + 5 * seen_pairs.count_ones()
     }
 }

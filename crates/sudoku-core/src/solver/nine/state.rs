@@ -3,8 +3,8 @@
 //! pass with column hidden singles. Also the state the givens start from.
 
 use super::band::{
-    BAND, BOX_CELLS, BOX0, BOXES_OF_ROW, COLUMN_SPREAD, PERMUTATION_CELLS, PERMUTATION_SEGMENTS,
-    ROW, columns, rows_of, segments, single_rows,
+    BAND, BOX_CELLS, BOXES_OF_ROW, COLUMN_SPREAD, PERMUTATION_CELLS, PERMUTATION_SEGMENTS, ROW,
+    columns, rows_of, segments, single_rows,
 };
 #[cfg(target_arch = "x86_64")]
 use super::lanes;
@@ -562,27 +562,28 @@ impl State {
         for d in 0..9 {
             let base = d * 3;
             let words = [placed[base], placed[base + 1], placed[base + 2]];
-            // Two givens of one digit in a row, a column or a box clash.
-            let mut clash = 0u32;
-            let mut all_columns = 0u32;
-            for &word in &words {
-                let (r0, r1, r2) = (word & ROW, (word >> 9) & ROW, word >> 18);
-                clash |= (r0 & r1) | (r0 & r2) | (r1 & r2) | (all_columns & (r0 | r1 | r2));
-                all_columns |= r0 | r1 | r2;
-                for k in 0..3 {
-                    let row = word & (ROW << (9 * k));
-                    let block = word & (BOX0 << (3 * k));
-                    clash |= (row & row.wrapping_sub(1)) | (block & block.wrapping_sub(1));
-                }
+            let cols = words.map(columns);
+            let all_columns = cols[0] | cols[1] | cols[2];
+            // Two givens of one digit clash when they share a row, a box or a column: counting
+            // the rows, boxes and columns in use against the givens finds it in a few instructions.
+            let mut givens = 0;
+            let mut clash = false;
+            let mut cleared = [0u32; 3];
+            for band in 0..3 {
+                let (word, rows) = (words[band], rows_of(words[band]));
+                let boxes = BOXES_OF_ROW[cols[band] as usize];
+                let count = word.count_ones();
+                clash |= (rows.count_ones() != 9 * count) | (boxes.count_ones() != count);
+                givens += count;
+                cleared[band] = rows | BOX_CELLS[usize::from(boxes)];
             }
-            if clash != 0 {
+            if clash | (all_columns.count_ones() != givens) {
                 return None;
             }
             let column_cells = all_columns * COLUMN_SPREAD;
-            for (band, &word) in words.iter().enumerate() {
-                let boxes = BOX_CELLS[usize::from(BOXES_OF_ROW[columns(word) as usize])];
+            for band in 0..3 {
                 state.cand[at(d, band)] =
-                    (BAND & !taken[band] & !column_cells & !rows_of(word) & !boxes) | word;
+                    (BAND & !taken[band] & !column_cells & !cleared[band]) | words[band];
             }
         }
         state.unsolved = taken.map(|cells| BAND & !cells);
