@@ -21,8 +21,8 @@ impl State {
     ///
     /// Among the bivalue cells (almost always there are some), the one whose two digits have the most
     /// candidates among the cell's peers: whichever branch is taken, placing its digit eliminates the
-    /// most, so both sides of the guess propagate furthest. On the hardest puzzles this shrinks the
-    /// search tree by about 40% against taking the first bivalue cell. Without a bivalue cell, a cell
+    /// most, so both sides of the guess propagate furthest, and the search tree is smaller than with
+    /// the first bivalue cell. Without a bivalue cell, a cell
     /// with the fewest candidates.
     #[inline(always)]
     pub(super) fn pick<const BMI2: bool>(&self) -> Guess {
