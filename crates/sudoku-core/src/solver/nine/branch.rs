@@ -22,8 +22,7 @@ impl State {
     /// Among the bivalue cells (almost always there are some), the one whose two digits have the most
     /// candidates among the cell's peers: whichever branch is taken, placing its digit eliminates the
     /// most, so both sides of the guess propagate furthest, and the search tree is smaller than with
-    /// the first bivalue cell. Without a bivalue cell, a cell
-    /// with the fewest candidates.
+    /// the first bivalue cell. Without a bivalue cell, a cell with the fewest candidates.
     #[inline(always)]
     pub(super) fn pick<const BMI2: bool>(&self) -> Guess {
         let mut pairs = [0u32; 3];
