@@ -162,12 +162,14 @@ fn batch(
         let mut draining = false;
         let deadline = crate::layer::sleep(deadline);
         tokio::pin!(deadline);
-        let drain = service.draining.clone();
+        // Made once and pinned, like the deadline: not a fresh waiter on the shared token each turn.
+        let drain = service.draining.clone().cancelled_owned();
+        tokio::pin!(drain);
         while reading || unanswered.count() > 0 {
             let step = tokio::select! {
                 biased;
                 () = &mut deadline => Step::Deadline,
-                () = drain.cancelled() => Step::Draining,
+                () = &mut drain => Step::Draining,
                 chunk = answers.recv(), if unanswered.count() > 0 => Step::Answers(chunk),
                 request = requests.message(), if reading && unanswered.count() < window => Step::Read(request),
             };
