@@ -266,6 +266,36 @@ impl fmt::Display for Micros {
     }
 }
 
+/// `work` on `puzzles` cut into `threads` chunks, each on a thread of its own (on this one for a
+/// single thread), with the chunks' results in order. A worker that panicked (a solver bug) takes the
+/// benchmark down with its message, rather than leaving its puzzles out of the figures.
+fn on_threads<T: Send>(
+    puzzles: &[Puzzle],
+    threads: usize,
+    work: impl Fn(&[Puzzle]) -> T + Sync,
+) -> Vec<T> {
+    let threads = threads.clamp(1, puzzles.len().max(1));
+    if threads == 1 {
+        return vec![work(puzzles)];
+    }
+    let chunk_len = puzzles.len().div_ceil(threads);
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = puzzles
+            .chunks(chunk_len)
+            .map(|chunk| scope.spawn(move || work(chunk)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
 /// Solves `puzzles` in `mode` on `threads` threads, returning per-puzzle times and outcomes in order,
 /// and the wall time of the solving alone.
 fn solve_all(
@@ -289,29 +319,11 @@ fn solve_all(
             })
             .collect()
     };
-    let threads = threads.clamp(1, puzzles.len().max(1));
     let start = Instant::now();
-    let results = if threads == 1 {
-        solve_chunk(puzzles)
-    } else {
-        let chunk_len = puzzles.len().div_ceil(threads);
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = puzzles
-                .chunks(chunk_len)
-                .map(|chunk| scope.spawn(move || solve_chunk(chunk)))
-                .collect();
-            handles
-                .into_iter()
-                // A worker that panicked (a solver bug) takes the benchmark down with its message,
-                // rather than leaving its puzzles out of the figures.
-                .flat_map(|handle| {
-                    handle
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .collect()
-        })
-    };
+    let results = on_threads(puzzles, threads, solve_chunk)
+        .into_iter()
+        .flatten()
+        .collect();
     (results, start.elapsed())
 }
 
@@ -339,27 +351,8 @@ fn solve_pass(
             })
             .sum()
     };
-    let threads = threads.clamp(1, puzzles.len().max(1));
     let start = Instant::now();
-    let guesses = if threads == 1 {
-        solve_chunk(puzzles)
-    } else {
-        let chunk_len = puzzles.len().div_ceil(threads);
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = puzzles
-                .chunks(chunk_len)
-                .map(|chunk| scope.spawn(move || solve_chunk(chunk)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|handle| {
-                    handle
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .sum()
-        })
-    };
+    let guesses = on_threads(puzzles, threads, solve_chunk).into_iter().sum();
     (start.elapsed(), guesses)
 }
 
