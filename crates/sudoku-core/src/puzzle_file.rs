@@ -29,7 +29,7 @@ pub struct PuzzleLine {
 #[derive(Debug, thiserror::Error)]
 pub enum PuzzleFileError {
     /// The file could not be read.
-    #[error("cannot read {}: {source}", .path.display())]
+    #[error("cannot read {}", .path.display())]
     Read {
         /// The file.
         path: PathBuf,
