@@ -212,8 +212,7 @@ pub async fn resolve(servers: &[String]) -> anyhow::Result<Vec<String>> {
         let host = uri
             .host()
             .ok_or_else(|| anyhow!("{server:?} names no host"))?;
-        let scheme = uri.scheme_str().unwrap_or("http");
-        if scheme != "http" || host.starts_with('[') || host.parse::<std::net::IpAddr>().is_ok() {
+        if !expands(&uri) {
             endpoints.push(server.to_owned());
             continue;
         }
@@ -234,6 +233,16 @@ pub async fn resolve(servers: &[String]) -> anyhow::Result<Vec<String>> {
         bail!("no server given");
     }
     Ok(endpoints)
+}
+
+/// Whether [`resolve`] looks `uri`'s host up: a name (not an address) over plain HTTP/2, which may
+/// stand for several servers, and other ones later. A TLS server keeps its name, which its
+/// certificate is checked against.
+pub fn expands(uri: &tonic::codegen::http::Uri) -> bool {
+    let plain = uri.scheme_str().unwrap_or("http") == "http";
+    uri.host().is_some_and(|host| {
+        plain && !host.starts_with('[') && host.parse::<std::net::IpAddr>().is_err()
+    })
 }
 
 /// A server as the user wrote it, as a URL: `HOST:PORT` means plain HTTP/2 (`http://HOST:PORT`), the
@@ -555,5 +564,31 @@ async fn hint_one(args: &Args, hint: &HintArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(status) => refused(url, "Hint", "request", &status),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_over_plain_http_are_looked_up_and_addresses_are_not() {
+        let expands_server =
+            |server: &str| server_url(server).parse().is_ok_and(|uri| expands(&uri));
+        for named in [
+            "sudoku-grpc-headless.default.svc:50051",
+            "http://localhost:50051",
+            "host",
+        ] {
+            assert!(expands_server(named), "{named}");
+        }
+        for kept in [
+            "127.0.0.1:50051",
+            "http://10.0.0.7:50051",
+            "[::1]:50051",
+            "https://sudoku.example:443",
+        ] {
+            assert!(!expands_server(kept), "{kept}");
+        }
     }
 }

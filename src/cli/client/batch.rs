@@ -471,16 +471,6 @@ fn progress_bar(size: Option<u64>) -> indicatif::ProgressBar {
     bar
 }
 
-/// Whether `server` (as the user wrote it) names a host by name rather than by address, so that it
-/// may resolve to other addresses later.
-fn names_a_host(server: &str) -> bool {
-    let url = super::server_url(server);
-    let uri = url.parse::<tonic::codegen::http::Uri>();
-    uri.ok()
-        .and_then(|uri| uri.host().map(str::to_owned))
-        .is_some_and(|host| !host.starts_with('[') && host.parse::<std::net::IpAddr>().is_err())
-}
-
 /// Runs `client batch`: the file's puzzles through SolveBatch over every endpoint, the answers
 /// written in the input's order, and a summary by verdict (and of puzzles re-sent) on stderr.
 pub async fn run(args: &Args, batch: &BatchArgs) -> anyhow::Result<ExitCode> {
@@ -539,7 +529,11 @@ pub async fn run(args: &Args, batch: &BatchArgs) -> anyhow::Result<ExitCode> {
     let mut warned = HashSet::new();
     let mut resolved_at = Instant::now();
     // Addresses never change; names may resolve to more pods later.
-    let names = args.servers.iter().any(|server| names_a_host(server));
+    let names = args.servers.iter().any(|server| {
+        super::server_url(server)
+            .parse()
+            .is_ok_and(|uri| super::expands(&uri))
+    });
     let mut resolve_at: Option<Instant> = names.then(|| resolved_at + REFRESH);
     let mut resolving: Option<tokio_util::task::AbortOnDropHandle<_>> = None;
     // Answers received when the latest round of endpoints started.
@@ -657,25 +651,6 @@ fn written_so_far(batch: &Batch<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_are_told_from_addresses() {
-        for named in [
-            "sudoku-grpc-headless.default.svc:50051",
-            "http://localhost:50051",
-            "host",
-        ] {
-            assert!(names_a_host(named), "{named}");
-        }
-        for address in [
-            "127.0.0.1:50051",
-            "http://10.0.0.7:50051",
-            "[::1]:50051",
-            "http://[::1]:9",
-        ] {
-            assert!(!names_a_host(address), "{address}");
-        }
-    }
 
     fn item(index: u64) -> Item {
         Item {
