@@ -160,13 +160,8 @@ where
             request.extensions_mut().insert(Deadline(deadline));
         }
         let request_id = request.headers().get(REQUEST_ID).cloned();
-        // Bounded, so a hostile header cannot flood the logs.
-        let logged_id: String = request_id
-            .as_ref()
-            .and_then(|v| v.to_str().ok())
-            .map(|id| id.chars().take(128).collect())
-            .unwrap_or_default();
-        let span = tracing::debug_span!("rpc", method, request_id = logged_id);
+        // Inside the macro, the id is only read when the span is logged.
+        let span = tracing::debug_span!("rpc", method, request_id = logged(request_id.as_ref()));
         let end = CallEnd {
             method,
             metrics: self.metrics.clone(),
@@ -196,6 +191,14 @@ where
             .instrument(span),
         )
     }
+}
+
+/// A request id as the logs show it: bounded, so a hostile header cannot flood them; empty when
+/// absent or not text.
+fn logged(id: Option<&HeaderValue>) -> String {
+    id.and_then(|v| v.to_str().ok())
+        .map(|id| id.chars().take(128).collect())
+        .unwrap_or_default()
 }
 
 /// The gRPC status code in `headers` (or trailers), if there is one.

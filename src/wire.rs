@@ -25,12 +25,6 @@ pub struct BadField {
     pub message: String,
 }
 
-/// The format a request states with `box_rows`, `box_cols` and `symbols` (both box sizes 0 and empty
-/// symbols: inferred from the text), read by the core's rules.
-pub fn format(box_rows: u32, box_cols: u32, symbols: &str) -> Result<Format, ParseError> {
-    Format::new(box_rows, box_cols, symbols)
-}
-
 /// Reads a request's puzzle in the shape and alphabet it states: the one way every RPC turns puzzle
 /// fields into a grid.
 pub fn read_puzzle(
@@ -39,7 +33,7 @@ pub fn read_puzzle(
     box_cols: u32,
     symbols: &str,
 ) -> Result<Read, PuzzleError> {
-    Grid::read_puzzle(puzzle, &format(box_rows, box_cols, symbols)?)
+    Grid::read_puzzle(puzzle, &Format::new(box_rows, box_cols, symbols)?)
 }
 
 /// A request that carries a puzzle with its shape and alphabet: Solve's, SolveBatch's items, Grade's
@@ -75,16 +69,22 @@ puzzle_request!(
 /// The request field a puzzle's error is about.
 pub fn faulty_field(err: &PuzzleError) -> &'static str {
     match err {
-        PuzzleError::Parse(ParseError::UnsupportedShape { .. }) => "box_rows",
-        PuzzleError::Parse(ParseError::Symbols(_) | ParseError::SymbolsDoNotFit { .. }) => {
-            "symbols"
-        }
+        PuzzleError::Parse(err) => parse_field(err),
+        PuzzleError::Conflict(_) => "puzzle",
+    }
+}
+
+/// The request field a reading error is about: the shape's, the alphabet's, or the puzzle's.
+fn parse_field(err: &ParseError) -> &'static str {
+    match err {
+        ParseError::UnsupportedShape { .. } => "box_rows",
+        ParseError::Symbols(_) | ParseError::SymbolsDoNotFit { .. } => "symbols",
         _ => "puzzle",
     }
 }
 
 /// The shape and alphabet of a request that makes grids rather than reads them (Generate): both box
-/// sizes 0 mean 9x9; otherwise as [`format`] reads them, with the same messages.
+/// sizes 0 mean 9x9; otherwise as Solve's [`Format`] reads them, with the same messages.
 pub fn shape_and_symbols(
     box_rows: u32,
     box_cols: u32,
@@ -94,8 +94,8 @@ pub fn shape_and_symbols(
         (0, 0) => (3, 3),
         given => given,
     };
-    let format = format(box_rows, box_cols, symbols).map_err(|e| BadField {
-        field: faulty_field(&PuzzleError::Parse(e.clone())),
+    let format = Format::new(box_rows, box_cols, symbols).map_err(|e| BadField {
+        field: parse_field(&e),
         message: e.to_string(),
     })?;
     let shape = format.shape.unwrap_or(Shape::NINE);

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Display;
+use std::io::Write;
 
 use sudoku_core::solver::Mode;
 use sudoku_grpc::proto::{self, Difficulty, Technique, Verdict};
@@ -12,15 +13,39 @@ use sudoku_grpc::proto::{self, Difficulty, Technique, Verdict};
 /// the summary: the solution, `multiple <solution>`, `unsolvable`, `limit_reached` or
 /// `invalid <error>`.
 pub fn answer_line(verdict: Verdict, solution: &str, error: &str) -> (String, &'static str) {
-    let (prefix, text) = match verdict {
+    let (prefix, text) = answer_parts(verdict, solution, error);
+    (format!("{prefix}{text}"), answer_kind(verdict))
+}
+
+/// [`answer_line`] written straight to `out`, newline included, without a string of its own: what
+/// `client batch` writes for every answer.
+pub fn write_answer(
+    out: &mut impl Write,
+    verdict: Verdict,
+    solution: &str,
+    error: &str,
+) -> std::io::Result<&'static str> {
+    let (prefix, text) = answer_parts(verdict, solution, error);
+    out.write_all(prefix.as_bytes())?;
+    out.write_all(text.as_bytes())?;
+    out.write_all(b"\n")?;
+    Ok(answer_kind(verdict))
+}
+
+/// An answer line's two parts: the verdict's word (none for a solution) and its text.
+fn answer_parts<'a>(
+    verdict: Verdict,
+    solution: &'a str,
+    error: &'a str,
+) -> (&'static str, &'a str) {
+    match verdict {
         Verdict::Unique | Verdict::Solved => ("", solution),
         Verdict::Multiple => ("multiple ", solution),
         Verdict::Unsolvable => ("unsolvable", ""),
         Verdict::LimitReached => ("limit_reached", ""),
         Verdict::Invalid => ("invalid ", error),
         Verdict::Unspecified => ("unspecified", ""),
-    };
-    (format!("{prefix}{text}"), answer_kind(verdict))
+    }
 }
 
 /// An answer's kind for the summary by verdict: `unique`, `multiple`, `invalid`...

@@ -31,7 +31,7 @@ use tonic::transport::Channel;
 use super::{Args, connect_as, decorate, describe, resolve, server_went_away};
 use crate::cli::args::FormatArgs;
 use crate::cli::input::{self, PuzzleReader};
-use crate::cli::output::{Tally, answer_line};
+use crate::cli::output::{Tally, write_answer};
 use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
 use sudoku_grpc::proto::{SolveBatchRequest, SolveBatchResponse};
 
@@ -232,8 +232,12 @@ impl Writer {
         self.held[at] = Some(answer);
         while let Some(answer) = self.held.front_mut().and_then(Option::take) {
             self.held.pop_front();
-            let (line, kind) = answer_line(answer.verdict(), &answer.solution, &answer.error);
-            writeln!(self.out, "{line}")?;
+            let kind = write_answer(
+                &mut self.out,
+                answer.verdict(),
+                &answer.solution,
+                &answer.error,
+            )?;
             self.tally.add(kind);
             self.next += 1;
             if self.next.is_multiple_of(CHUNK) {
