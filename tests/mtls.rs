@@ -134,14 +134,14 @@ async fn solve(url: String, tls: Option<ClientTlsConfig>) -> Result<String, Stri
         .expect("the call ends, one way or the other")
 }
 
-/// Asserts that `refusal` is a transport failure (at connect, or a call that tonic ends UNKNOWN or
-/// UNAVAILABLE with a transport error), whose cause is one of `cause`: the TLS alert that ended
+/// Asserts that `refusal` is a transport failure (at connect, or a call that tonic ends UNKNOWN,
+/// UNAVAILABLE or CANCELLED with a transport error), whose cause is one of `cause`: the TLS alert that ended
 /// the handshake, or the connection the server closed on it.
 fn assert_refused(refusal: Result<String, String>, cause: &[&str]) {
     let error = refusal.expect_err("the server refused the client");
     assert!(
         error.starts_with("connect:")
-            || ["Unknown:", "Unavailable:"]
+            || ["Unknown:", "Unavailable:", "Cancelled:"]
                 .iter()
                 .any(|code| error.starts_with(code) && error.contains("transport error")),
         "{error}"
@@ -181,7 +181,7 @@ async fn a_plain_text_client_is_refused() {
     let pki = Pki::new();
     let server = pki.server().await;
     let refusal = solve(server.url(), None).await;
-    assert_refused(refusal, &["broken pipe", "reset", "closed"]);
+    assert_refused(refusal, &["broken pipe", "reset", "closed", "not ready"]);
 }
 
 #[tokio::test]
@@ -253,13 +253,14 @@ async fn the_client_command_speaks_mutual_tls() {
     );
 
     // Without a certificate the call fails on the closed connection; whether the TLS alert that
-    // closed it reaches the call first depends on timing.
+    // closed it reaches the call first, or a write or a wait that found it closed, depends on
+    // timing. The same server just answered the same command with a certificate.
     let out = client_cli(with(None)).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
         (stderr.contains("Solve failed") || stderr.contains("no server answered"))
-            && ["CertificateRequired", "connection closed"]
+            && ["CertificateRequired", "transport error"]
                 .iter()
                 .any(|cause| stderr.contains(cause)),
         "{stderr}"
