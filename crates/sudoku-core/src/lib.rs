@@ -68,3 +68,4 @@ pub mod solver;
 pub mod strategy;
 pub mod symbols;
 pub mod text;
+pub mod variant;
