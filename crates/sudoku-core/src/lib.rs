@@ -58,6 +58,7 @@
 pub mod candidates;
 pub mod canonicalization;
 mod error;
+pub mod fpuzzles;
 pub mod generator;
 pub mod grader;
 pub mod grid;
