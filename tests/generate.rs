@@ -61,10 +61,11 @@ fn nine(count: u32, seed: u64) -> GenerateRequest {
 }
 
 #[tokio::test]
-async fn streams_the_count_asked_each_unique_symmetric_and_numbered() {
+async fn streams_the_count_asked_each_unique_symmetric_minimal_and_numbered() {
     let server = TestServer::start().await;
     let answers = generate(&server, nine(20, 0)).await.unwrap();
     assert_eq!(answers.len(), 20);
+    let mut solver = server.client().await;
     for (i, answer) in answers.iter().enumerate() {
         assert_eq!(answer.index, i as u64);
         check(answer, Shape::NINE, "123456789");
@@ -74,6 +75,24 @@ async fn streams_the_count_asked_each_unique_symmetric_and_numbered() {
             "{}",
             answer.puzzle
         );
+        // Minimal with the symmetry: every single clue is needed, as the server's Solve says.
+        for clue in (0..81).filter(|&c| cells[c] != '.') {
+            let mut fewer = cells.clone();
+            fewer[clue] = '.';
+            let fewer: String = fewer.into_iter().collect();
+            let verdict = solver
+                .solve(common::solve_request(&fewer))
+                .await
+                .unwrap()
+                .into_inner()
+                .verdict();
+            assert_eq!(
+                verdict,
+                sudoku_grpc::proto::Verdict::Multiple,
+                "clue {clue} of {} can go",
+                answer.puzzle
+            );
+        }
     }
     assert_eq!(
         generate(&server, nine(0, 0)).await.unwrap().len(),

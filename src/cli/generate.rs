@@ -29,8 +29,8 @@ pub struct GenerateArgs {
     /// The difficulty: beginner, easy, medium, hard, expert or extreme; any when not given.
     #[arg(long, value_parser = parse_difficulty)]
     pub difficulty: Option<Difficulty>,
-    /// Minimal puzzles: no clue (with its images under the symmetry) can be removed without losing
-    /// uniqueness.
+    /// Minimal puzzles: no single clue can be removed without losing uniqueness, with a symmetry
+    /// as without.
     #[arg(long)]
     pub minimal: bool,
     /// The shape (9x9 when not given) and the symbols of the answers.

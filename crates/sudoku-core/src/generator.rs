@@ -12,10 +12,11 @@
 //! 2. **Digging.** The cells are grouped into orbits of the asked [`Symmetry`] and the orbits taken in
 //!    random order. Each orbit is blanked and kept blank when the puzzle keeps exactly one solution.
 //!    A removal that breaks uniqueness breaks it for good (fewer clues never mean fewer solutions), so
-//!    one pass is enough: the result is minimal. With a symmetry, minimal means no clue can be removed
-//!    *with its images* (so that the pattern stays symmetric) without losing uniqueness; a single
-//!    clue of a symmetric puzzle often could be, and demanding that too would reject nearly every
-//!    quarter-turn puzzle.
+//!    one pass is enough: the result is minimal. With a symmetry the pass proves that of whole
+//!    orbits only, so a puzzle that must be minimal is then checked clue by clue: when a single clue
+//!    of an orbit that had to stay can go on its own, that orbit goes, orbits that kill the other
+//!    solutions it opens come back, and the clue orbits are tried again, for a few rounds before
+//!    the grid is drawn again. Minimal means the same with or without a symmetry: no clue can go.
 //! 3. **Checking uniqueness cheaply.** The puzzle before a removal has one solution, the known full
 //!    grid. Any other solution after the removal must differ from it in a removed cell, so the check
 //!    only looks for a solution that puts another symbol there. First, a removal that leaves one of
@@ -205,7 +206,7 @@ pub enum GenerateError {
 }
 
 /// What to generate: the shape, the symmetry of the clues, and whether the puzzle must be minimal
-/// (no clue, taken with its images under the symmetry, can be removed without losing uniqueness).
+/// (no clue can be removed without losing uniqueness, symmetric or not).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
     shape: Shape,
@@ -262,8 +263,8 @@ impl Default for Limits<'_> {
     }
 }
 
-/// Attempts a puzzle may take unless told otherwise: a symmetric minimal 9x9 takes a few, a rare
-/// difficulty a few hundred.
+/// Attempts a puzzle may take unless told otherwise: a symmetric minimal 9x9 takes a few (a
+/// quarter turn a few dozen), a rare difficulty a few hundred.
 pub const DEFAULT_MAX_ATTEMPTS: u32 = 1_000;
 
 /// A generated puzzle.
@@ -663,10 +664,16 @@ impl Digger {
         self.clue_bits = u128::MAX;
         let mut orbits = std::mem::take(&mut self.orbits);
         shuffle(rng, &mut orbits);
-        let result = self.dig_orbits(&orbits, full, cancel);
+        let result = self.dig_orbits(&orbits, full, cancel).and_then(|()| {
+            if self.spec.minimal && !self.undecided && self.spec.symmetry != Symmetry::None {
+                self.make_every_clue_needed(&orbits, full, rng, cancel)
+            } else {
+                Ok(true)
+            }
+        });
         self.orbits = orbits;
-        result?;
-        if self.spec.minimal && self.undecided {
+        let minimal = result?;
+        if self.spec.minimal && (self.undecided || !minimal) {
             return Ok(None);
         }
         Ok(Some(self.puzzle.clone()))
@@ -685,25 +692,142 @@ impl Digger {
                 return Err(GenerateError::Cancelled);
             }
             for &index in orbit {
-                self.puzzle.set_index(index, 0);
-                self.mark(index, full[index], false);
-                if let Some(nine) = &mut self.nine {
-                    nine.clear(index, full[index]);
-                }
-                self.clue_bits &= !(1u128 << (index % 128));
+                self.blank(index, full[index]);
             }
             if !self.still_unique(orbit, full, cancel)? {
                 for &index in orbit {
-                    self.puzzle.set_index(index, full[index]);
-                    self.mark(index, full[index], true);
-                    if let Some(nine) = &mut self.nine {
-                        nine.set(index, full[index]);
-                    }
-                    self.clue_bits |= 1u128 << (index % 128);
+                    self.restore(index, full[index]);
                 }
             }
         }
         Ok(())
+    }
+
+    /// Makes the symmetric puzzle that the orbit pass left minimal clue by clue, or says it could
+    /// not. The pass proved whole orbits needed, but a clue whose orbit had to stay may still be
+    /// unneeded on its own. Each round takes such an orbit out, puts back orbits that kill the
+    /// other solutions this opens (one cell where another solution differs from the full grid, and
+    /// that cell's orbit), then tries every clue orbit again; a few rounds usually settle it.
+    fn make_every_clue_needed(
+        &mut self,
+        orbits: &[Orbit],
+        full: &[u8],
+        rng: &mut Xoshiro256PlusPlus,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<bool, GenerateError> {
+        let mut orbit_of = vec![0; full.len()];
+        for (number, orbit) in orbits.iter().enumerate() {
+            for &index in orbit.cells() {
+                orbit_of[index] = number;
+            }
+        }
+        for _ in 0..MINIMAL_REPAIR_ROUNDS {
+            let Some(unneeded) = self.orbit_with_an_unneeded_clue(orbits, full, cancel)? else {
+                return Ok(!self.undecided);
+            };
+            let out = orbits[unneeded].cells();
+            for &index in out {
+                self.blank(index, full[index]);
+            }
+            while let Some(other) = self.other_solution(out, full, cancel)? {
+                let differing: Vec<usize> = (0..full.len())
+                    .filter(|&i| other.cells()[i] != full[i] && !out.contains(&i))
+                    .collect();
+                if differing.is_empty() {
+                    return Ok(false);
+                }
+                let back = orbits[orbit_of[differing[below(rng, differing.len())]]];
+                for &index in back.cells() {
+                    self.restore(index, full[index]);
+                }
+            }
+            if self.undecided {
+                return Ok(false);
+            }
+            let mut clue_orbits: Vec<Orbit> = orbits
+                .iter()
+                .filter(|orbit| self.puzzle.cells()[orbit.cells()[0]] != 0)
+                .copied()
+                .collect();
+            shuffle(rng, &mut clue_orbits);
+            self.dig_orbits(&clue_orbits, full, cancel)?;
+        }
+        Ok(false)
+    }
+
+    /// The first orbit of several cells with a clue that can go on its own, keeping uniqueness.
+    fn orbit_with_an_unneeded_clue(
+        &mut self,
+        orbits: &[Orbit],
+        full: &[u8],
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Option<usize>, GenerateError> {
+        for (number, orbit) in orbits.iter().enumerate().filter(|(_, o)| o.len > 1) {
+            for &index in orbit.cells() {
+                if self.puzzle.cells()[index] == 0 {
+                    continue;
+                }
+                self.blank(index, full[index]);
+                let unneeded = self.still_unique(&[index], full, cancel)?;
+                self.restore(index, full[index]);
+                if unneeded {
+                    return Ok(Some(number));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// A solution other than `full` of the puzzle just blanked at `removed` (which had `full` as
+    /// its only one, so another differs in a removed cell), or `None` when there is none or a
+    /// search ran out of its budget (the puzzle is then undecided).
+    fn other_solution(
+        &mut self,
+        removed: &[usize],
+        full: &[u8],
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Option<Grid>, GenerateError> {
+        let options = self.check_options(cancel);
+        for &index in removed {
+            let mut others = self.open(index) & !(1 << (full[index] - 1));
+            while others != 0 {
+                let symbol = others.trailing_zeros() as u8 + 1;
+                others &= others - 1;
+                self.puzzle.set_index(index, symbol);
+                let outcome = solver::solve(&self.puzzle, &options);
+                self.puzzle.set_index(index, 0);
+                match outcome.verdict {
+                    Verdict::Unsolvable => {}
+                    Verdict::Cancelled => return Err(GenerateError::Cancelled),
+                    Verdict::LimitReached => {
+                        self.undecided = true;
+                        return Ok(None);
+                    }
+                    _ => return Ok(outcome.solution),
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Blanks the clue `symbol` at `index`, in the puzzle and in every structure kept beside it.
+    fn blank(&mut self, index: usize, symbol: u8) {
+        self.puzzle.set_index(index, 0);
+        self.mark(index, symbol, false);
+        if let Some(nine) = &mut self.nine {
+            nine.clear(index, symbol);
+        }
+        self.clue_bits &= !(1u128 << (index % 128));
+    }
+
+    /// Puts back the clue [`Digger::blank`] took.
+    fn restore(&mut self, index: usize, symbol: u8) {
+        self.puzzle.set_index(index, symbol);
+        self.mark(index, symbol, true);
+        if let Some(nine) = &mut self.nine {
+            nine.set(index, symbol);
+        }
+        self.clue_bits |= 1u128 << (index % 128);
     }
 
     /// Fills `sets_of_cell` and `set_start` for the sets in `unavoidable`.
@@ -876,6 +1000,10 @@ impl Digger {
         }
     }
 }
+
+/// Rounds of repair a symmetric puzzle gets to have every clue needed before the attempt is given
+/// up and another grid drawn.
+const MINIMAL_REPAIR_ROUNDS: usize = 32;
 
 /// Guesses a uniqueness check may make when the puzzle need not be minimal: a check that needs more
 /// keeps its clue, which is always safe and bounds the time a large grid takes.
