@@ -4,7 +4,7 @@
 //! request's shape and alphabet.
 
 use sudoku_core::candidates::Candidate;
-use sudoku_core::generator::{Generated, Rated, Symmetry};
+use sudoku_core::generator::{Generated, Rated, Symmetry, Target};
 use sudoku_core::grader::Difficulty;
 use sudoku_core::grid::{Grid, Shape};
 use sudoku_core::solver::Verdict;
@@ -220,6 +220,41 @@ impl From<Technique> for proto::Technique {
 /// A rating in tenths as the wire's double.
 pub fn rating(tenths: u16) -> f64 {
     f64::from(tenths) / 10.0
+}
+
+/// A rating bound of a request (`field`) in tenths, 0 for none: a number from 0 to 20 on the
+/// Sudoku Explainer scale, rounded to its tenth.
+pub fn rating_bound(field: &'static str, value: f64) -> Result<u16, BadField> {
+    if !(0.0..=20.0).contains(&value) {
+        return Err(BadField {
+            field,
+            message: format!(
+                "{field} {value} is not a rating: expected 0 (no bound) to 20 on the Sudoku \
+                 Explainer scale"
+            ),
+        });
+    }
+    Ok((value * 10.0).round() as u16)
+}
+
+/// The grade Generate's `request` asks every puzzle to have: its level and its rating range,
+/// which must not be empty.
+pub fn target(request: &proto::GenerateRequest) -> Result<Target, BadField> {
+    let target = Target {
+        level: difficulty(request.difficulty)?,
+        min_rating: rating_bound("min_rating", request.min_rating)?,
+        max_rating: rating_bound("max_rating", request.max_rating)?,
+    };
+    if target.max_rating != 0 && target.min_rating > target.max_rating {
+        return Err(BadField {
+            field: "max_rating",
+            message: format!(
+                "max_rating {} is below min_rating {}: no rating is in the range",
+                request.max_rating, request.min_rating
+            ),
+        });
+    }
+    Ok(target)
 }
 
 /// Writes the core's values the way a request wrote its cells: in its alphabet, or as numbers when

@@ -427,3 +427,57 @@ async fn a_dropped_stream_stops_the_work() {
     drop(stream);
     slot_is_free(&server).await;
 }
+
+#[tokio::test]
+async fn a_rating_range_streams_puzzles_grade_rates_in_it_and_a_bad_range_is_refused() {
+    let server = TestServer::start().await;
+    let request = GenerateRequest {
+        count: 4,
+        seed: 9,
+        minimal: true,
+        min_rating: 2.5,
+        max_rating: 4.5,
+        ..Default::default()
+    };
+    let mut grader = server.client().await;
+    for answer in generate(&server, request).await.unwrap() {
+        assert!((2.5..=4.5).contains(&answer.rating), "{answer:?}");
+        let graded = grader
+            .grade(GradeRequest {
+                puzzle: answer.puzzle.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(graded.rating, answer.rating);
+    }
+    for (min_rating, max_rating, field) in [
+        (6.0, 3.0, "max_rating"),
+        (-1.0, 0.0, "min_rating"),
+        (f64::NAN, 0.0, "min_rating"),
+        (0.0, 25.0, "max_rating"),
+    ] {
+        let request = GenerateRequest {
+            min_rating,
+            max_rating,
+            ..Default::default()
+        };
+        let status = generate(&server, request).await.unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+        assert!(status.message().contains(field), "{status:?}");
+    }
+    // Every 4x4 falls to singles: a range above them ends with the budget named.
+    let request = GenerateRequest {
+        box_rows: 2,
+        box_cols: 2,
+        min_rating: 9.0,
+        ..Default::default()
+    };
+    let status = generate(&server, request).await.unwrap_err();
+    assert_eq!(status.code(), Code::ResourceExhausted);
+    assert!(
+        status.message().contains("rated at least 9.0") && status.message().contains("budget"),
+        "{status:?}"
+    );
+}

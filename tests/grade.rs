@@ -73,6 +73,10 @@ async fn grade_rates_the_hardest_puzzles_extreme_and_needs_a_unique_puzzle() {
     assert_eq!(answer.verdict(), Verdict::Unique);
     assert_eq!(answer.difficulty(), Difficulty::Extreme);
     assert!(answer.rating > 6.9);
+    // Sudoku Explainer's pearl and diamond: the hardest step to the first placement, the first step.
+    assert!(answer.diamond_rating > 0.0, "{answer:?}");
+    assert!(answer.diamond_rating <= answer.pearl_rating, "{answer:?}");
+    assert!(answer.pearl_rating <= answer.rating, "{answer:?}");
 
     let empty = ".".repeat(81);
     let answer = client

@@ -79,7 +79,9 @@ def main(argv=None):
                 return 0
             if args.grade:
                 reply = stub.Grade(pb.GradeRequest(puzzle=args.puzzle), timeout=args.timeout)
-                print(pb.Verdict.Name(reply.verdict), pb.Difficulty.Name(reply.difficulty), reply.rating)
+                # Sudoku Explainer's three numbers: ER (rating), EP (pearl), ED (diamond).
+                print(pb.Verdict.Name(reply.verdict), pb.Difficulty.Name(reply.difficulty),
+                      f"{reply.rating:.1}/{reply.pearl_rating:.1}/{reply.diamond_rating:.1}")
                 return 0
             if args.hint:
                 for step in stub.Hint(pb.HintRequest(puzzle=args.puzzle), timeout=args.timeout).steps:

@@ -29,6 +29,12 @@ pub struct GenerateArgs {
     /// The difficulty: beginner, easy, medium, hard, expert or extreme; any when not given.
     #[arg(long, value_parser = parse_difficulty)]
     pub difficulty: Option<Difficulty>,
+    /// The lowest rating (Sudoku Explainer's ER, as `grade` rates) of every puzzle; 0 for none.
+    #[arg(long, default_value_t = 0.0)]
+    pub min_rating: f64,
+    /// The highest rating of every puzzle; 0 for none.
+    #[arg(long, default_value_t = 0.0)]
+    pub max_rating: f64,
     /// Minimal puzzles: no single clue can be removed without losing uniqueness, with a symmetry
     /// as without.
     #[arg(long)]
@@ -69,6 +75,8 @@ impl GenerateArgs {
                 .map_or(0, |d| proto::Difficulty::from(d).into()),
             minimal: self.minimal,
             symbols: self.format.symbols.clone(),
+            min_rating: self.min_rating,
+            max_rating: self.max_rating,
         }
     }
 
@@ -84,6 +92,7 @@ pub fn run_local(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let (box_rows, box_cols) = args.format.box_rows_cols();
     let (shape, symbols) = wire::shape_and_symbols(box_rows, box_cols, &args.format.symbols)?;
     let spec = Spec::new(shape, args.symmetry, args.minimal)?;
+    let target = wire::target(&args.request())?;
     let seed = match args.seed {
         0 => generator::random_seed(),
         seed => seed,
@@ -95,7 +104,7 @@ pub fn run_local(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for index in 0..u64::from(args.count.max(1)) {
         let seed = generator::puzzle_seed(seed, index);
-        let made = generator::generate_graded(&spec, seed, args.difficulty, &limits)?;
+        let made = generator::generate_graded(&spec, seed, target, &limits)?;
         let answer = wire::generated(index, seed, &made, &symbols);
         writeln!(out, "{}", args.line(&answer))?;
     }

@@ -261,7 +261,7 @@ fn grade_lines(puzzle: &Grid, steps: bool) -> anyhow::Result<Vec<String>> {
     let mut lines = vec![output::grade_line(
         WireVerdict::Unique,
         grade.difficulty.into(),
-        wire::rating(grade.rating),
+        [grade.rating, grade.pearl, grade.diamond].map(wire::rating),
         grade.lower_bound,
         grade.hardest.into(),
     )];
@@ -338,7 +338,13 @@ fn hint_lines(puzzle: &Grid, progress: &Grid) -> anyhow::Result<Vec<String>> {
 
 /// The line of a puzzle with no unique solution: its verdict.
 fn not_unique(verdict: WireVerdict) -> String {
-    output::grade_line(verdict, Default::default(), 0.0, false, Default::default())
+    output::grade_line(
+        verdict,
+        Default::default(),
+        [0.0; 3],
+        false,
+        Default::default(),
+    )
 }
 
 #[cfg(test)]

@@ -121,22 +121,23 @@ fn technique_name(technique: Technique) -> &'static str {
     technique.as_str_name().trim_start_matches("TECHNIQUE_")
 }
 
-/// One line for a graded puzzle: `EASY 2.3 NAKED_SINGLE` (a `+` after a rating that is a lower
-/// bound), or the verdict of one that is not unique.
+/// One line for a graded puzzle: `EASY 2.3 NAKED_SINGLE ER/EP/ED 2.3/1.5/1.2` (a `+` after a
+/// rating that is a lower bound), or the verdict of one that is not unique. `ratings` are Sudoku
+/// Explainer's three: the rating, the pearl and the diamond.
 pub fn grade_line(
     verdict: Verdict,
     level: Difficulty,
-    rating: f64,
+    [rating, pearl, diamond]: [f64; 3],
     lower_bound: bool,
     hardest: Technique,
 ) -> String {
     if verdict != Verdict::Unique {
         return verdict_word(verdict);
     }
+    let plus = if lower_bound { "+" } else { "" };
     format!(
-        "{} {rating:.1}{} {}",
+        "{} {rating:.1}{plus} {} ER/EP/ED {rating:.1}/{pearl:.1}/{diamond:.1}",
         level.as_str_name().trim_start_matches("DIFFICULTY_"),
-        if lower_bound { "+" } else { "" },
         technique_name(hardest)
     )
 }
@@ -146,7 +147,7 @@ pub fn graded_lines(answer: &proto::GradeResponse) -> Vec<String> {
     let grade = grade_line(
         answer.verdict(),
         answer.difficulty(),
-        answer.rating,
+        [answer.rating, answer.pearl_rating, answer.diamond_rating],
         answer.lower_bound,
         answer.hardest_technique(),
     );

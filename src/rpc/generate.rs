@@ -2,7 +2,7 @@
 //!
 //! Each puzzle is made and graded on a worker of the solver pool (never on the async threads), one
 //! after another, and sent as soon as it is made, so a slow client or a large count holds no more
-//! than one puzzle's work. A difficulty target draws and grades puzzles until one has the level,
+//! than one puzzle's work. A target (a level, a rating range) draws and grades puzzles until one has it,
 //! within an attempt budget and the server's time budget per puzzle (RESOURCE_EXHAUSTED past either). The puzzle at
 //! `index` comes from its own seed ([`generator::puzzle_seed`]), which the answer carries: asking
 //! again with that seed and a count of 1 gives that puzzle back. A dropped call or a passed deadline
@@ -12,8 +12,9 @@
 use std::pin::Pin;
 
 use futures::Stream;
-use sudoku_core::generator::{self, GenerateError, Generated, Limits, Rated, Spec, Symmetry};
-use sudoku_core::grader::Difficulty;
+use sudoku_core::generator::{
+    self, GenerateError, Generated, Limits, Rated, Spec, Symmetry, Target,
+};
 use sudoku_core::symbols::Symbols;
 use tonic::{Code, Request, Response, Status};
 
@@ -29,8 +30,8 @@ pub type GenerateStream = Pin<Box<dyn Stream<Item = Result<GenerateResponse, Sta
 struct Plan {
     /// What each puzzle is made from.
     spec: Spec,
-    /// The level every puzzle must have; any when `None`.
-    difficulty: Option<Difficulty>,
+    /// The grade every puzzle must have: a level, a rating range.
+    target: Target,
     /// How many puzzles, at least 1.
     count: u32,
     /// The request's seed, never 0.
@@ -45,14 +46,14 @@ impl Plan {
         let (shape, symbols) =
             wire::shape_and_symbols(request.box_rows, request.box_cols, &request.symbols)?;
         let symmetry = wire::symmetry(request.symmetry)?;
-        let difficulty = wire::difficulty(request.difficulty)?;
+        let target = wire::target(request)?;
         let spec = Spec::new(shape, symmetry, request.minimal).map_err(|e| BadField {
             field: "symmetry",
             message: e.to_string(),
         })?;
         Ok(Plan {
             spec,
-            difficulty,
+            target,
             count: request.count.clamp(1, max_count),
             seed: match request.seed {
                 0 => generator::random_seed(),
@@ -69,8 +70,8 @@ impl Plan {
         if self.spec.minimal() {
             text.push_str("minimal ");
         }
-        if let Some(level) = self.difficulty {
-            text.push_str(level.name());
+        if !self.target.is_any() {
+            text.push_str(&self.target.to_string());
             text.push(' ');
         }
         text.push_str(&format!("{} puzzle", self.spec.shape()));
@@ -85,7 +86,7 @@ impl Plan {
 fn status(err: GenerateError) -> Status {
     let code = match err {
         GenerateError::SymmetryNeedsSquareBoxes { .. } => Code::InvalidArgument,
-        GenerateError::BudgetExhausted { .. } | GenerateError::LevelNotReached { .. } => {
+        GenerateError::BudgetExhausted { .. } | GenerateError::TargetNotReached { .. } => {
             Code::ResourceExhausted
         }
         GenerateError::Cancelled => Code::Cancelled,
@@ -97,7 +98,7 @@ fn status(err: GenerateError) -> Status {
 /// within the server's time budget per puzzle. Dropping the future raises the generator's cancel
 /// flag, so an abandoned call stops within microseconds.
 async fn make(service: &Sudoku, plan: &Plan, seed: u64) -> Result<Generated<Rated>, Status> {
-    let (spec, target) = (plan.spec, plan.difficulty);
+    let (spec, target) = (plan.spec, plan.target);
     // Queued with the unary calls, stopped when this future is dropped (the call went away, its
     // deadline passed, the time budget ran out).
     let work = service.run_unary(None, move |cancel| {
@@ -117,9 +118,10 @@ async fn make(service: &Sudoku, plan: &Plan, seed: u64) -> Result<Generated<Rate
             "{} took more than the server's budget of {} per puzzle (--generate-budget){}",
             plan.describe(),
             humantime::format_duration(budget),
-            match target {
-                Some(_) => ": the level is rare for this shape and symmetry",
-                None => "",
+            if target.is_any() {
+                ""
+            } else {
+                ": the grade is rare for this shape and symmetry"
             }
         ))),
     }
@@ -138,7 +140,7 @@ pub(super) fn generate(
         shape = %plan.spec.shape(),
         symmetry = %plan.spec.symmetry(),
         minimal = plan.spec.minimal(),
-        difficulty = plan.difficulty.map_or("any", |d| d.name()),
+        target = %plan.target,
         "generating"
     );
     let service = service.clone();

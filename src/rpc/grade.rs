@@ -41,6 +41,8 @@ pub(super) async fn grade(
             response.verdict = proto::Verdict::Unique.into();
             response.difficulty = proto::Difficulty::from(grade.difficulty).into();
             response.rating = wire::rating(grade.rating);
+            response.pearl_rating = wire::rating(grade.pearl);
+            response.diamond_rating = wire::rating(grade.diamond);
             response.hardest_technique = proto::Technique::from(grade.hardest).into();
             response.lower_bound = grade.lower_bound;
             response.techniques = grade

@@ -325,6 +325,8 @@ def test_grade_hard_puzzle_and_invalid(pb, stub):
     reply = stub.Grade(pb.msg.GradeRequest(puzzle=hardest), timeout=30)
     assert reply.difficulty == pb.msg.DIFFICULTY_EXTREME
     assert reply.rating > 6.9
+    # Sudoku Explainer's ED <= EP <= ER.
+    assert 0 < reply.diamond_rating <= reply.pearl_rating <= reply.rating, reply
     with pytest.raises(grpc.RpcError) as err:
         stub.Grade(pb.msg.GradeRequest(puzzle=CLASH_IN_ROW_1), timeout=10)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -370,6 +372,18 @@ def test_generate_hard_symmetric_reproducible(pb, stub):
         count=1, seed=first[3].seed, symmetry=pb.msg.SYMMETRY_ROTATE_180,
         difficulty=pb.msg.DIFFICULTY_HARD, minimal=True), timeout=60))
     assert alone[0].puzzle == first[3].puzzle
+
+
+def test_generate_in_a_rating_range(pb, stub):
+    req = pb.msg.GenerateRequest(count=5, seed=11, minimal=True, min_rating=2.5, max_rating=4.5)
+    for a in stub.Generate(req, timeout=60):
+        assert 2.5 <= a.rating <= 4.5, a
+        graded = stub.Grade(pb.msg.GradeRequest(puzzle=a.puzzle), timeout=10)
+        assert graded.rating == a.rating
+    with pytest.raises(grpc.RpcError) as err:
+        list(stub.Generate(pb.msg.GenerateRequest(min_rating=6, max_rating=3), timeout=10))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "max_rating" in err.value.details()
 
 
 def test_generate_quarter_turn_on_six_is_invalid(pb, stub):

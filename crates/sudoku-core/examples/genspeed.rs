@@ -34,7 +34,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     for seed in 1..=n {
         if graded {
-            let made = generate_graded(&spec, seed, target, &limits)?;
+            let made = generate_graded(&spec, seed, target.into(), &limits)?;
             checksum.add(made.puzzle.cells());
             clues += made.puzzle.givens();
             attempts += made.attempts;

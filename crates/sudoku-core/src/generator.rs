@@ -188,15 +188,14 @@ pub enum GenerateError {
         /// The budget: attempts made.
         attempts: u32,
     },
-    /// Every attempt of the budget made a puzzle of another level than the one asked for.
+    /// Every attempt of the budget made a puzzle of another grade than the one asked for.
     #[error(
-        "no {} puzzle came within the budget of {attempts} attempts (full grids drawn, dug and graded): \
-         the level is rare for this shape and symmetry; try another level, or without a symmetry",
-        level.name()
+        "no {target} puzzle came within the budget of {attempts} attempts (full grids drawn, dug and \
+         graded): the grade is rare for this shape and symmetry; try another, or without a symmetry"
     )]
-    LevelNotReached {
-        /// The level asked for.
-        level: Difficulty,
+    TargetNotReached {
+        /// The grade asked for.
+        target: Target,
         /// The budget: attempts made.
         attempts: u32,
     },
@@ -351,14 +350,67 @@ pub struct Rated {
     pub rating: u16,
 }
 
+/// The grade a generated puzzle must have: a level, a range of ratings, both, or neither.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Target {
+    /// The level; any when `None`.
+    pub level: Option<Difficulty>,
+    /// The lowest rating accepted, in tenths; 0 for no bound.
+    pub min_rating: u16,
+    /// The highest rating accepted, in tenths; 0 for no bound.
+    pub max_rating: u16,
+}
+
+impl Target {
+    /// Whether a puzzle of grade `rated` meets the target.
+    pub fn accepts(&self, rated: &Rated) -> bool {
+        self.level.is_none_or(|level| level == rated.difficulty)
+            && rated.rating >= self.min_rating
+            && (self.max_rating == 0 || rated.rating <= self.max_rating)
+    }
+
+    /// Whether every grade meets the target.
+    pub fn is_any(&self) -> bool {
+        *self == Target::default()
+    }
+}
+
+impl From<Option<Difficulty>> for Target {
+    fn from(level: Option<Difficulty>) -> Target {
+        Target {
+            level,
+            ..Target::default()
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    /// "EXTREME", "rated 4.5 to 6.0", "HARD rated at least 4.5", "any".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tenths = |t: u16| format!("{}.{}", t / 10, t % 10);
+        let range = match (self.min_rating, self.max_rating) {
+            (0, 0) => None,
+            (low, 0) => Some(format!("rated at least {}", tenths(low))),
+            (0, high) => Some(format!("rated at most {}", tenths(high))),
+            (low, high) => Some(format!("rated {} to {}", tenths(low), tenths(high))),
+        };
+        match (self.level, range) {
+            (None, None) => f.write_str("any"),
+            (Some(level), None) => f.write_str(level.name()),
+            (None, Some(range)) => f.write_str(&range),
+            (Some(level), Some(range)) => write!(f, "{} {range}", level.name()),
+        }
+    }
+}
+
 /// Generates one puzzle from `seed`, graded by [`grader::grade`] with its default budget (so the
-/// level is exactly what Grade says of the puzzle), and of level `target` when one is given: puzzles
-/// of another level are thrown away and count as attempts of the budget. The same spec, seed and
-/// target give the same puzzle.
+/// grade is exactly what Grade says of the puzzle), and meeting `target`: puzzles of another grade
+/// are thrown away and count as attempts of the budget. The same spec, seed and target give the
+/// same puzzle.
 pub fn generate_graded(
     spec: &Spec,
     seed: u64,
-    target: Option<Difficulty>,
+    target: Target,
     limits: &Limits<'_>,
 ) -> Result<Generated<Rated>, GenerateError> {
     let options = grader::Options {
@@ -373,18 +425,16 @@ pub fn generate_graded(
             difficulty: grade.difficulty,
             rating: grade.rating,
         };
-        target
-            .is_none_or(|t| t == rated.difficulty)
-            .then_some(rated)
+        target.accepts(&rated).then_some(rated)
     });
     let cancelled = limits.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
-    match (made, target) {
+    match made {
         // The last attempt's grading may have been the one cancelled.
-        (Err(_), _) if cancelled => Err(GenerateError::Cancelled),
-        (Err(GenerateError::BudgetExhausted { attempts }), Some(level)) => {
-            Err(GenerateError::LevelNotReached { level, attempts })
+        Err(_) if cancelled => Err(GenerateError::Cancelled),
+        Err(GenerateError::BudgetExhausted { attempts }) if !target.is_any() => {
+            Err(GenerateError::TargetNotReached { target, attempts })
         }
-        (other, _) => other,
+        other => other,
     }
 }
 

@@ -131,6 +131,12 @@ pub struct Grade {
     pub rating: u16,
     /// The hardest step's technique.
     pub hardest: Technique,
+    /// Sudoku Explainer's pearl (EP), in tenths: the hardest step up to the first that places a
+    /// value, how hard the puzzle is to start filling.
+    pub pearl: u16,
+    /// Sudoku Explainer's diamond (ED), in tenths: the first step's rating, how hard the puzzle
+    /// is to start at all (the path takes the easiest step each time).
+    pub diamond: u16,
     /// How often each technique was used, in order of difficulty.
     pub counts: Vec<(Technique, u32)>,
     /// The whole path.
@@ -257,6 +263,16 @@ fn summarize(steps: Vec<Step>, exhausted: bool) -> Grade {
     let hardest_step = steps.iter().max_by_key(|s| s.rating);
     let rating = hardest_step.map_or(0, |s| s.rating);
     let hardest = hardest_step.map_or(Technique::FullHouse, |s| s.technique);
+    let diamond = steps.first().map_or(0, |s| s.rating);
+    let first_placement = steps
+        .iter()
+        .position(|s| !s.placements.is_empty())
+        .map_or(steps.len(), |i| i + 1);
+    let pearl = steps[..first_placement]
+        .iter()
+        .map(|s| s.rating)
+        .max()
+        .unwrap_or(0);
     let guessed = steps.iter().any(|s| s.technique == Technique::Guess);
     let mut counts: Vec<(Technique, u32)> = Vec::new();
     for technique in Technique::ALL {
@@ -269,6 +285,8 @@ fn summarize(steps: Vec<Step>, exhausted: bool) -> Grade {
         difficulty: Difficulty::of(rating, guessed),
         rating,
         hardest,
+        pearl,
+        diamond,
         counts,
         steps,
         lower_bound: guessed && exhausted,

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use sudoku_core::generator::{self, GenerateError, Generated, Limits, Spec, Symmetry};
+use sudoku_core::generator::{self, GenerateError, Generated, Limits, Spec, Symmetry, Target};
 use sudoku_core::grader::{self, Difficulty};
 use sudoku_core::grid::{Grid, Shape};
 use sudoku_core::solver::{self, Options, Verdict};
@@ -245,7 +245,7 @@ fn a_difficulty_target_gives_puzzles_the_grader_puts_at_that_level() {
     for symmetry in [Symmetry::None, Symmetry::Rotate180] {
         let spec = Spec::new(Shape::NINE, symmetry, true).unwrap();
         for level in Difficulty::ALL {
-            let made = generator::generate_graded(&spec, 21, Some(level), &limits)
+            let made = generator::generate_graded(&spec, 21, Some(level).into(), &limits)
                 .unwrap_or_else(|e| panic!("{level:?} {symmetry}: {e}"));
             let grade =
                 grader::grade(&made.puzzle, &made.solution, &grader::Options::default()).unwrap();
@@ -255,10 +255,48 @@ fn a_difficulty_target_gives_puzzles_the_grader_puts_at_that_level() {
             assert_eq!(verdict(&made.puzzle), Verdict::Unique);
             assert!(symmetric(&made.puzzle, symmetry));
             assert_minimal(&spec, &made.puzzle);
-            let again = generator::generate_graded(&spec, 21, Some(level), &limits).unwrap();
+            let again = generator::generate_graded(&spec, 21, Some(level).into(), &limits).unwrap();
             assert_eq!(again, made, "the same seed and level give the same puzzle");
         }
     }
+}
+
+#[test]
+fn a_rating_range_gives_puzzles_the_grader_rates_in_it() {
+    let spec = Spec::new(Shape::NINE, Symmetry::None, true).unwrap();
+    for (min_rating, max_rating) in [(10, 15), (26, 45), (45, 0), (0, 20)] {
+        let target = Target {
+            level: None,
+            min_rating,
+            max_rating,
+        };
+        for seed in 1..=3 {
+            let made = generator::generate_graded(&spec, seed, target, &Limits::default())
+                .unwrap_or_else(|e| panic!("{target}: {e}"));
+            let grade =
+                grader::grade(&made.puzzle, &made.solution, &grader::Options::default()).unwrap();
+            assert_eq!(made.rating.rating, grade.rating);
+            assert!(
+                grade.rating >= min_rating && (max_rating == 0 || grade.rating <= max_rating),
+                "{target}: {} rated {}",
+                made.puzzle,
+                grade.rating
+            );
+        }
+    }
+    // A range no 4x4 reaches names itself in the error.
+    let four = Spec::new(Shape::new(2, 2).unwrap(), Symmetry::None, true).unwrap();
+    let target = Target {
+        level: None,
+        min_rating: 90,
+        max_rating: 0,
+    };
+    let limits = Limits {
+        max_attempts: 50,
+        cancel: None,
+    };
+    let err = generator::generate_graded(&four, 1, target, &limits).unwrap_err();
+    assert!(err.to_string().contains("rated at least 9.0"), "{err}");
 }
 
 #[test]
@@ -269,11 +307,12 @@ fn an_unreachable_level_ends_with_the_budget_named_not_a_hang() {
         max_attempts: 200,
         cancel: None,
     };
-    let err = generator::generate_graded(&spec, 1, Some(Difficulty::Extreme), &limits).unwrap_err();
+    let err = generator::generate_graded(&spec, 1, Some(Difficulty::Extreme).into(), &limits)
+        .unwrap_err();
     assert_eq!(
         err,
-        GenerateError::LevelNotReached {
-            level: Difficulty::Extreme,
+        GenerateError::TargetNotReached {
+            target: Some(Difficulty::Extreme).into(),
             attempts: 200
         }
     );
@@ -292,7 +331,8 @@ fn a_raised_flag_cancels_a_graded_search() {
         max_attempts: 1_000,
         cancel: Some(&cancel),
     };
-    let err = generator::generate_graded(&spec, 1, Some(Difficulty::Hard), &limits).unwrap_err();
+    let err =
+        generator::generate_graded(&spec, 1, Some(Difficulty::Hard).into(), &limits).unwrap_err();
     assert_eq!(err, GenerateError::Cancelled);
 }
 

@@ -81,6 +81,7 @@ fn grade_file(path: &Path, stride: usize, budget: u64) -> [usize; 6] {
         };
         let grade = grader::grade(&puzzle, &solution, &options).expect("graded");
         check_path(&puzzle, &solution, &grade.steps);
+        check_pearl_and_diamond(&grade);
         assert!(
             grade.steps.iter().all(|s| !s.text.is_empty()),
             "every step explained"
@@ -88,6 +89,22 @@ fn grade_file(path: &Path, stride: usize, budget: u64) -> [usize; 6] {
         levels[grade.difficulty as usize] += 1;
     }
     levels
+}
+
+/// Sudoku Explainer's three numbers, from the path as SE defines them: the diamond is the first
+/// step's rating, the pearl the hardest up to the first step that places a value, the rating the
+/// hardest of all.
+fn check_pearl_and_diamond(grade: &grader::Grade) {
+    let first = &grade.steps[0];
+    assert_eq!(grade.diamond, first.rating);
+    let placing = grade
+        .steps
+        .iter()
+        .position(|s| !s.placements.is_empty())
+        .expect("a path places values");
+    let hardest_before = grade.steps[..=placing].iter().map(|s| s.rating).max();
+    assert_eq!(Some(grade.pearl), hardest_before);
+    assert!(grade.diamond <= grade.pearl && grade.pearl <= grade.rating);
 }
 
 fn data(name: &str) -> std::path::PathBuf {

@@ -56,7 +56,8 @@ fn measure(
                                 (m.puzzle, m.solution)
                             }
                             Some(target) => {
-                                let m = generator::generate_graded(spec, seed, target, limits)?;
+                                let m =
+                                    generator::generate_graded(spec, seed, target.into(), limits)?;
                                 anyhow::ensure!(
                                     target.is_none_or(|t| t == m.rating.difficulty),
                                     "seed {seed}: graded {:?}",
