@@ -1,6 +1,7 @@
 //! The `bench` command: solve puzzle files in-process, check every answer, and print speed figures
 //! per file and mode, next to a textbook backtracking baseline run on a sample in the same run;
-//! `--canon`, `--generate` and `--grade` measure those engines instead, in the submodules.
+//! `--canon`, `--generate`, `--grade` and `--variants` measure those engines instead, in the
+//! submodules; `--make-variant-sets` writes the variant benchmark's puzzle files.
 //!
 //! [`run_command`] only turns the arguments into [`BenchOptions`] for [`run`], so the figures can also
 //! be produced from tests or scratch programs without the command line around them.
@@ -8,6 +9,8 @@
 pub mod canon;
 pub mod generate;
 pub mod grade;
+pub mod variant_sets;
+pub mod variants;
 
 use std::fmt;
 use std::io::{self, Write};
@@ -25,7 +28,7 @@ use super::output::mode_name;
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
     /// Files of puzzles, one per line (`#` lines are comments).
-    #[arg(required_unless_present = "generate")]
+    #[arg(required_unless_present_any = ["generate", "make_variant_sets"])]
     pub files: Vec<PathBuf>,
     /// Benchmark the generator instead: puzzles per second by shape and option, beside a textbook
     /// generator in the same run.
@@ -61,6 +64,21 @@ pub struct BenchArgs {
     /// distribution, and the puzzles singles solve in µs each.
     #[arg(long)]
     pub grade: bool,
+    /// Benchmark the variant solver instead: the files hold f-puzzles puzzles, one a line; per
+    /// file, the verdicts and the time per puzzle proving uniqueness.
+    #[arg(long)]
+    pub variants: bool,
+    /// Write the variant benchmark's sets into this folder instead (one file per rule family,
+    /// 9x9, unique, givens dug while uniqueness holds), `--variant-count` puzzles each, from
+    /// `--variant-seed`.
+    #[arg(long, value_name = "DIR")]
+    pub make_variant_sets: Option<PathBuf>,
+    /// Puzzles per family for `--make-variant-sets`.
+    #[arg(long, default_value_t = 100)]
+    pub variant_count: usize,
+    /// The seed of `--make-variant-sets`: the same seed makes the same sets.
+    #[arg(long, default_value_t = 1)]
+    pub variant_seed: u64,
 }
 
 /// Runs the `bench` command: the solver, or with `--canon`, `--generate` or `--grade` that engine.
@@ -76,6 +94,15 @@ pub fn run_command(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     if args.grade {
         grade::run(&args.files, args.threads, &mut std::io::stdout().lock())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(dir) = &args.make_variant_sets {
+        let out = &mut std::io::stdout().lock();
+        variant_sets::make(dir, args.variant_count, args.variant_seed, out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.variants {
+        variants::run(&args.files, &mut std::io::stdout().lock())?;
         return Ok(ExitCode::SUCCESS);
     }
     let options = BenchOptions {
