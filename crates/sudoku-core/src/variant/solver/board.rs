@@ -1,0 +1,230 @@
+//! The board: each cell's candidates as a `u16` bitmask (bit `v - 1` for value `v`), and the
+//! all-different groups (rows, columns, regions and every group a rule adds) with the peers they
+//! give each cell. Groups feed naked singles, hidden singles and a pigeonhole check.
+
+use super::super::MAX_SIDE;
+
+/// The most cells a grid has.
+pub(super) const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
+
+/// A dead end: a cell has no candidate left, or a rule can no longer be satisfied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Contradiction;
+
+/// What one propagation step did: whether it removed a candidate, or found a dead end.
+pub(super) type Step = Result<bool, Contradiction>;
+
+/// The bit of value `v` (1 to 16).
+#[inline]
+pub(super) fn bit(v: u32) -> u16 {
+    1u16.wrapping_shl(v.wrapping_sub(1))
+}
+
+/// The smallest value in a non-empty `mask`.
+#[inline]
+pub(super) fn min_value(mask: u16) -> u32 {
+    mask.trailing_zeros() + 1
+}
+
+/// The largest value in a non-empty `mask`.
+#[inline]
+pub(super) fn max_value(mask: u16) -> u32 {
+    16 - mask.leading_zeros()
+}
+
+/// The values `lo` to `hi` (clamped to 1-16) as a mask, empty when `lo > hi`.
+#[inline]
+pub(super) fn range_mask(lo: i64, hi: i64) -> u16 {
+    let (lo, hi) = (lo.max(1), hi.min(16));
+    if lo > hi {
+        return 0;
+    }
+    let upto = |v: i64| ((1u32 << v) - 1) as u16;
+    upto(hi) & !upto(lo - 1)
+}
+
+/// The values in `mask`, smallest first.
+#[inline]
+pub(super) fn values(mut mask: u16) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let v = min_value(mask);
+            mask &= mask - 1;
+            v
+        })
+    })
+}
+
+/// Every cell's candidates, and which fixed cells have already been taken out of their peers.
+/// Small and `Copy`: the search copies a board at each guess rather than undoing.
+#[derive(Clone, Copy)]
+pub(super) struct Board {
+    cand: [u16; MAX_CELLS],
+    done: [u64; MAX_CELLS / 64],
+}
+
+impl Board {
+    /// A board of `cells` cells, each with every value of `full`.
+    pub(super) fn new(cells: usize, full: u16) -> Board {
+        let mut cand = [0; MAX_CELLS];
+        cand[..cells].fill(full);
+        Board {
+            cand,
+            done: [0; MAX_CELLS / 64],
+        }
+    }
+
+    /// The candidates of `cell`.
+    #[inline]
+    pub(super) fn get(&self, cell: usize) -> u16 {
+        self.cand[cell]
+    }
+
+    /// Keeps only the candidates of `cell` in `mask`: a dead end if none is left.
+    #[inline]
+    pub(super) fn restrict(&mut self, cell: usize, mask: u16) -> Step {
+        let old = self.cand[cell];
+        let new = old & mask;
+        if new == 0 {
+            return Err(Contradiction);
+        }
+        self.cand[cell] = new;
+        Ok(new != old)
+    }
+
+    /// The values of a board whose `cells` are all fixed.
+    pub(super) fn solution(&self, cells: usize) -> Vec<u8> {
+        self.cand[..cells]
+            .iter()
+            .map(|&m| min_value(m) as u8)
+            .collect()
+    }
+
+    fn is_done(&self, cell: usize) -> bool {
+        self.done[cell / 64] & (1 << (cell % 64)) != 0
+    }
+
+    fn mark_done(&mut self, cell: usize) {
+        self.done[cell / 64] |= 1 << (cell % 64);
+    }
+}
+
+/// The all-different groups and, for each cell, every cell that may not share its value.
+pub(super) struct Groups {
+    side: usize,
+    full: u16,
+    groups: Vec<Vec<usize>>,
+    peers: Vec<Vec<usize>>,
+}
+
+impl Groups {
+    /// The groups of a grid of `side` (each deduplicated, those of one cell dropped), and peers from
+    /// them and from `apart`: pairs of cells that differ without sharing a group (anti-knight...).
+    pub(super) fn new(
+        side: usize,
+        groups: Vec<Vec<usize>>,
+        apart: impl IntoIterator<Item = (usize, usize)>,
+    ) -> Groups {
+        let cells = side * side;
+        let mut groups: Vec<Vec<usize>> = groups
+            .into_iter()
+            .map(|mut g| {
+                g.sort_unstable();
+                g.dedup();
+                g
+            })
+            .filter(|g| g.len() > 1)
+            .collect();
+        groups.sort_unstable();
+        groups.dedup();
+        let mut peers = vec![Vec::new(); cells];
+        for g in &groups {
+            for &a in g {
+                peers[a].extend(g.iter().copied().filter(|&b| b != a));
+            }
+        }
+        for (a, b) in apart {
+            if a != b && a < cells && b < cells {
+                peers[a].push(b);
+                peers[b].push(a);
+            }
+        }
+        for p in &mut peers {
+            p.sort_unstable();
+            p.dedup();
+        }
+        Groups {
+            side,
+            full: full_mask(side),
+            groups,
+            peers,
+        }
+    }
+
+    /// Naked singles: takes every fixed cell's value out of its peers, until no new cell is fixed.
+    pub(super) fn singles(&self, b: &mut Board) -> Step {
+        let mut changed = false;
+        loop {
+            let mut again = false;
+            for cell in 0..self.peers.len() {
+                let m = b.get(cell);
+                if !m.is_power_of_two() || b.is_done(cell) {
+                    continue;
+                }
+                b.mark_done(cell);
+                for &p in &self.peers[cell] {
+                    if b.get(p) & m != 0 {
+                        b.restrict(p, !m)?;
+                        again = true;
+                    }
+                }
+            }
+            if !again {
+                return Ok(changed);
+            }
+            changed = true;
+        }
+    }
+
+    /// Hidden singles in every group of `side` cells (a value with one place left goes there), and
+    /// in every group the pigeonhole check: its cells must have at least as many values as cells.
+    pub(super) fn hidden(&self, b: &mut Board) -> Step {
+        let mut changed = false;
+        for g in &self.groups {
+            let (mut once, mut twice) = (0u16, 0u16);
+            for &c in g {
+                let m = b.get(c);
+                twice |= once & m;
+                once |= m;
+            }
+            if (once.count_ones() as usize) < g.len() {
+                return Err(Contradiction);
+            }
+            if g.len() != self.side {
+                continue;
+            }
+            let lone = once & !twice & self.full;
+            if lone == 0 {
+                continue;
+            }
+            for &c in g {
+                let m = b.get(c);
+                let here = m & lone;
+                if here == 0 || m == here {
+                    continue;
+                }
+                if !here.is_power_of_two() {
+                    // Two values that have only this cell left.
+                    return Err(Contradiction);
+                }
+                changed |= b.restrict(c, here)?;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// Every value of a grid of `side`.
+pub(super) fn full_mask(side: usize) -> u16 {
+    ((1u32 << side.min(16)) - 1) as u16
+}

@@ -1,0 +1,157 @@
+//! Sums: killer cages, little killers and arrows. Each bounds its cells by the smallest and largest
+//! totals the other cells' candidates allow; a cage with a total (its values all different) also
+//! keeps only the values of some combination of distinct values that makes its total.
+
+use std::collections::HashMap;
+
+use super::board::{Board, Contradiction, Step, bit, max_value, min_value, range_mask, values};
+
+/// Keeps each of `cells` to the values that let their total land in `lo..=hi`, by the others'
+/// smallest and largest candidates (repeats allowed: a bound, not every combination).
+pub(super) fn bound(b: &mut Board, cells: &[usize], lo: i64, hi: i64) -> Step {
+    let (mut smin, mut smax) = (0i64, 0i64);
+    for &c in cells {
+        let m = b.get(c);
+        smin += i64::from(min_value(m));
+        smax += i64::from(max_value(m));
+    }
+    if smin > hi || smax < lo {
+        return Err(Contradiction);
+    }
+    let mut changed = false;
+    for &c in cells {
+        let m = b.get(c);
+        let (cmin, cmax) = (i64::from(min_value(m)), i64::from(max_value(m)));
+        // The bounds of the others, from totals taken before this pass's narrowing: looser, so sound.
+        let low = lo - (smax - cmax);
+        let high = hi - (smin - cmin);
+        changed |= b.restrict(c, range_mask(low, high))?;
+    }
+    Ok(changed)
+}
+
+/// The sets of `count` distinct values 1 to `side` that add up to `total`, as masks.
+pub(super) fn combinations(side: usize, count: usize, total: u32) -> Vec<u16> {
+    (0u32..1 << side.min(16))
+        .filter(|m| m.count_ones() as usize == count)
+        .filter(|&m| values(m as u16).sum::<u32>() == total)
+        .map(|m| m as u16)
+        .collect()
+}
+
+/// Cells whose values add up to a total: a cage's (distinct) or a little killer's (repeats allowed).
+pub(super) struct Sum {
+    cells: Vec<usize>,
+    total: i64,
+    /// For a cage, every set of distinct values that makes the total.
+    combos: Option<Vec<u16>>,
+}
+
+impl Sum {
+    /// A killer cage with a total; `cache` shares combination tables between cages of one size
+    /// and total.
+    pub(super) fn cage(
+        side: usize,
+        cells: &[usize],
+        total: u32,
+        cache: &mut HashMap<(usize, u32), Vec<u16>>,
+    ) -> Sum {
+        let combos = cache
+            .entry((cells.len(), total))
+            .or_insert_with(|| combinations(side, cells.len(), total))
+            .clone();
+        Sum {
+            cells: cells.to_vec(),
+            total: i64::from(total),
+            combos: Some(combos),
+        }
+    }
+
+    /// A little killer: a total, values may repeat.
+    pub(super) fn little_killer(cells: &[usize], total: u32) -> Sum {
+        Sum {
+            cells: cells.to_vec(),
+            total: i64::from(total),
+            combos: None,
+        }
+    }
+
+    /// Narrows the cells' candidates.
+    pub(super) fn propagate(&self, b: &mut Board) -> Step {
+        let mut changed = false;
+        if let Some(combos) = &self.combos {
+            let union = self.cells.iter().fold(0, |u, &c| u | b.get(c));
+            // A combination stays if each of its values has a cell that can take it and each cell
+            // a value of it.
+            let allowed = combos
+                .iter()
+                .filter(|&&combo| {
+                    combo & !union == 0 && self.cells.iter().all(|&c| b.get(c) & combo != 0)
+                })
+                .fold(0, |a, &combo| a | combo);
+            if allowed == 0 {
+                return Err(Contradiction);
+            }
+            for &c in &self.cells {
+                changed |= b.restrict(c, allowed)?;
+            }
+        }
+        changed |= bound(b, &self.cells, self.total, self.total)?;
+        Ok(changed)
+    }
+}
+
+/// An arrow: the shaft adds up to the number its circle (one or two cells) spells.
+pub(super) struct Arrow {
+    circle: Vec<usize>,
+    shaft: Vec<usize>,
+}
+
+impl Arrow {
+    /// The arrow of these cells.
+    pub(super) fn new(circle: &[usize], shaft: &[usize]) -> Arrow {
+        Arrow {
+            circle: circle.to_vec(),
+            shaft: shaft.to_vec(),
+        }
+    }
+
+    /// Narrows the circle to the numbers the shaft can total, and the shaft to the totals the
+    /// circle can show.
+    pub(super) fn propagate(&self, b: &mut Board) -> Step {
+        let (mut smin, mut smax) = (0i64, 0i64);
+        for &c in &self.shaft {
+            let m = b.get(c);
+            smin += i64::from(min_value(m));
+            smax += i64::from(max_value(m));
+        }
+        let mut changed = false;
+        let fits = |n: i64| (smin..=smax).contains(&n);
+        match *self.circle.as_slice() {
+            [c] => {
+                changed |= b.restrict(c, range_mask(smin, smax))?;
+            }
+            [hi, lo] => {
+                let (mh, ml) = (b.get(hi), b.get(lo));
+                let number = |h: u32, l: u32| i64::from(h) * 10 + i64::from(l);
+                let keep_hi = values(mh)
+                    .filter(|&h| values(ml).any(|l| fits(number(h, l))))
+                    .fold(0, |m, h| m | bit(h));
+                let keep_lo = values(ml)
+                    .filter(|&l| values(mh).any(|h| fits(number(h, l))))
+                    .fold(0, |m, l| m | bit(l));
+                changed |= b.restrict(hi, keep_hi)?;
+                changed |= b.restrict(lo, keep_lo)?;
+            }
+            _ => {}
+        }
+        let spell = |pick: fn(u16) -> u32| {
+            self.circle
+                .iter()
+                .fold(0i64, |n, &c| n * 10 + i64::from(pick(b.get(c))))
+        };
+        let (tmin, tmax) = (spell(min_value), spell(max_value));
+        changed |= bound(b, &self.shaft, tmin, tmax)?;
+        Ok(changed)
+    }
+}
