@@ -99,11 +99,9 @@ impl<'v> Model<'v> {
                 Rule::Pair {
                     cells: [a, b],
                     relation,
-                } => {
-                    if on_grid(a) && on_grid(b) {
-                        let t = pairs.add_table(pairs::table(side, *relation, true));
-                        pairs.add(*a, *b, t);
-                    }
+                } if on_grid(a) && on_grid(b) => {
+                    let t = pairs.add_table(pairs::table(side, *relation, true));
+                    pairs.add(*a, *b, t);
                 }
                 Rule::Cage {
                     cells: cage,
