@@ -83,17 +83,26 @@ impl Sum {
             let union = self.cells.iter().fold(0, |u, &c| u | b.get(c));
             // A combination stays if each of its values has a cell that can take it and each cell
             // a value of it.
-            let allowed = combos
+            let (allowed, required) = combos
                 .iter()
                 .filter(|&&combo| {
                     combo & !union == 0 && self.cells.iter().all(|&c| b.get(c) & combo != 0)
                 })
-                .fold(0, |a, &combo| a | combo);
+                .fold((0, u16::MAX), |(a, r), &combo| (a | combo, r & combo));
             if allowed == 0 {
                 return Err(Contradiction);
             }
             for &c in &self.cells {
                 changed |= b.restrict(c, allowed)?;
+            }
+            // A value every remaining combination holds, with one cell left that can take it.
+            for v in values(required) {
+                let mut holders = self.cells.iter().filter(|&&c| b.get(c) & bit(v) != 0);
+                match (holders.next(), holders.next()) {
+                    (None, _) => return Err(Contradiction),
+                    (Some(&c), None) => changed |= b.restrict(c, bit(v))?,
+                    _ => {}
+                }
             }
         }
         changed |= bound(b, &self.cells, self.total, self.total)?;
