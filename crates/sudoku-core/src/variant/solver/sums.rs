@@ -30,6 +30,55 @@ pub(super) fn bound(b: &mut Board, cells: &[usize], lo: i64, hi: i64) -> Step {
     Ok(changed)
 }
 
+/// The largest total [`support`] tracks exactly (its sets of totals are `u128` bitmasks).
+const MAX_EXACT: u32 = 127;
+
+/// Whether the totals of `cells` all fit the exact sets of [`support`].
+fn exact_fits(b: &Board, cells: &[usize]) -> bool {
+    cells.iter().map(|&c| max_value(b.get(c))).sum::<u32>() <= MAX_EXACT
+}
+
+/// The set of totals `cells` can make by their candidates (values may repeat), bit `t` for `t`.
+fn totals(b: &Board, cells: &[usize]) -> u128 {
+    cells.iter().fold(1u128, |sums, &c| {
+        values(b.get(c)).fold(0, |next, v| next | sums << v)
+    })
+}
+
+/// Keeps each of `cells` to the values some choice of the others' candidates completes to a total
+/// in `targets` (bit `t` for total `t`): exact for the sum alone, values may repeat. The caller
+/// checks [`exact_fits`] first.
+fn support(b: &mut Board, cells: &[usize], targets: u128) -> Step {
+    let n = cells.len();
+    // prefix[i]: the totals of cells before i; suffix[i]: of cells from i on.
+    let mut prefix = vec![1u128; n + 1];
+    for (i, &c) in cells.iter().enumerate() {
+        prefix[i + 1] = values(b.get(c)).fold(0, |next, v| next | prefix[i] << v);
+    }
+    if prefix[n] & targets == 0 {
+        return Err(Contradiction);
+    }
+    let mut suffix = 1u128;
+    let mut changed = false;
+    for i in (0..n).rev() {
+        let c = cells[i];
+        // The totals of every cell but this one.
+        let mut others = 0u128;
+        let mut rest = prefix[i];
+        while rest != 0 {
+            let a = rest.trailing_zeros();
+            rest &= rest - 1;
+            others |= suffix << a;
+        }
+        let keep = values(b.get(c))
+            .filter(|&v| (others << v) & targets != 0)
+            .fold(0, |m, v| m | bit(v));
+        changed |= b.restrict(c, keep)?;
+        suffix = values(b.get(c)).fold(0, |next, v| next | suffix << v);
+    }
+    Ok(changed)
+}
+
 /// The sets of `count` distinct values 1 to `side` that add up to `total`, as masks.
 pub(super) fn combinations(side: usize, count: usize, total: u32) -> Vec<u16> {
     (0u32..1 << side.min(16))
@@ -105,7 +154,12 @@ impl Sum {
                 }
             }
         }
-        changed |= bound(b, &self.cells, self.total, self.total)?;
+        if self.combos.is_none() && self.total <= i64::from(MAX_EXACT) && exact_fits(b, &self.cells)
+        {
+            changed |= support(b, &self.cells, 1u128 << self.total)?;
+        } else {
+            changed |= bound(b, &self.cells, self.total, self.total)?;
+        }
         Ok(changed)
     }
 }
@@ -153,6 +207,40 @@ impl Arrow {
                 changed |= b.restrict(lo, keep_lo)?;
             }
             _ => {}
+        }
+        if exact_fits(b, &self.shaft) {
+            // Exact: the circle keeps the numbers the shaft can total, the shaft the values that
+            // complete to a number the circle can show.
+            let made = totals(b, &self.shaft);
+            let shown = |n: u32| n <= MAX_EXACT && made & (1u128 << n) != 0;
+            let mut targets = 0u128;
+            match *self.circle.as_slice() {
+                [c] => {
+                    let keep = values(b.get(c))
+                        .filter(|&v| shown(v))
+                        .fold(0, |m, v| m | bit(v));
+                    changed |= b.restrict(c, keep)?;
+                    targets = values(b.get(c)).fold(0, |t, v| t | 1u128 << v);
+                }
+                [hi, lo] => {
+                    let (mh, ml) = (b.get(hi), b.get(lo));
+                    let (mut keep_hi, mut keep_lo) = (0, 0);
+                    for h in values(mh) {
+                        for l in values(ml) {
+                            if shown(h * 10 + l) {
+                                keep_hi |= bit(h);
+                                keep_lo |= bit(l);
+                                targets |= 1u128 << (h * 10 + l);
+                            }
+                        }
+                    }
+                    changed |= b.restrict(hi, keep_hi)?;
+                    changed |= b.restrict(lo, keep_lo)?;
+                }
+                _ => targets = u128::MAX,
+            }
+            changed |= support(b, &self.shaft, targets)?;
+            return Ok(changed);
         }
         let spell = |pick: fn(u16) -> u32| {
             self.circle
