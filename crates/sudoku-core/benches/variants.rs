@@ -66,6 +66,10 @@ fn build(structure: Vec<Rule>, clues: impl Fn(&[u8]) -> Vec<Rule>) -> Variant {
             started.elapsed()
         );
         if tc.verdict == Verdict::Unique {
+            eprintln!(
+                "  givens at {:?}",
+                (0..81).filter(|&c| givens[c] != 0).collect::<Vec<_>>()
+            );
             return v;
         }
         let open = match tc.cells {

@@ -55,12 +55,38 @@ pub(super) fn values(mut mask: u16) -> impl Iterator<Item = u32> {
     })
 }
 
-/// Every cell's candidates, and which fixed cells have already been taken out of their peers.
-/// Small and `Copy`: the search copies a board at each guess rather than undoing.
+/// A set of cells, one bit each.
+pub(super) type CellSet = [u64; MAX_CELLS / 64];
+
+/// The set of `cells`.
+pub(super) fn cell_set(cells: impl IntoIterator<Item = usize>) -> CellSet {
+    let mut set = [0; MAX_CELLS / 64];
+    for c in cells.into_iter().filter(|&c| c < MAX_CELLS) {
+        set[c / 64] |= 1 << (c % 64);
+    }
+    set
+}
+
+/// Whether two sets of cells share one.
+#[inline]
+pub(super) fn meets(a: &CellSet, b: &CellSet) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
+}
+
+/// Whether a cell is in a set.
+#[inline]
+pub(super) fn has(set: &CellSet, cell: usize) -> bool {
+    set[cell / 64] & (1 << (cell % 64)) != 0
+}
+
+/// Every cell's candidates, which fixed cells have already been taken out of their peers, and
+/// which cells changed since the propagators last looked. Small and `Copy`: the search copies a
+/// board at each guess rather than undoing.
 #[derive(Clone, Copy)]
 pub(super) struct Board {
     cand: [u16; MAX_CELLS],
-    done: [u64; MAX_CELLS / 64],
+    done: CellSet,
+    dirty: CellSet,
 }
 
 impl Board {
@@ -71,7 +97,13 @@ impl Board {
         Board {
             cand,
             done: [0; MAX_CELLS / 64],
+            dirty: cell_set(0..cells),
         }
+    }
+
+    /// The cells changed since the last call, and forgets them.
+    pub(super) fn take_dirty(&mut self) -> CellSet {
+        std::mem::take(&mut self.dirty)
     }
 
     /// The candidates of `cell`.
@@ -89,6 +121,9 @@ impl Board {
             return Err(Contradiction);
         }
         self.cand[cell] = new;
+        if new != old {
+            self.dirty[cell / 64] |= 1 << (cell % 64);
+        }
         Ok(new != old)
     }
 
@@ -101,7 +136,7 @@ impl Board {
     }
 
     fn is_done(&self, cell: usize) -> bool {
-        self.done[cell / 64] & (1 << (cell % 64)) != 0
+        has(&self.done, cell)
     }
 
     fn mark_done(&mut self, cell: usize) {
@@ -113,7 +148,7 @@ impl Board {
 pub(super) struct Groups {
     side: usize,
     full: u16,
-    groups: Vec<Vec<usize>>,
+    groups: Vec<(CellSet, Vec<usize>)>,
     peers: Vec<Vec<usize>>,
 }
 
@@ -156,7 +191,10 @@ impl Groups {
         Groups {
             side,
             full: full_mask(side),
-            groups,
+            groups: groups
+                .into_iter()
+                .map(|g| (cell_set(g.iter().copied()), g))
+                .collect(),
             peers,
         }
     }
@@ -188,9 +226,13 @@ impl Groups {
 
     /// Hidden singles in every group of `side` cells (a value with one place left goes there), and
     /// in every group the pigeonhole check: its cells must have at least as many values as cells.
-    pub(super) fn hidden(&self, b: &mut Board) -> Step {
+    /// Only groups with a cell in `dirty` are looked at.
+    pub(super) fn hidden(&self, b: &mut Board, dirty: &CellSet) -> Step {
         let mut changed = false;
-        for g in &self.groups {
+        for (set, g) in &self.groups {
+            if !meets(set, dirty) {
+                continue;
+            }
             let (mut once, mut twice) = (0u16, 0u16);
             for &c in g {
                 let m = b.get(c);

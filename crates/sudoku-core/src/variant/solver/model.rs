@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::super::check::{adjacent_pairs, distinct_groups, forbidden_steps, line_cells};
 use super::super::{Line, Relation, Rule, Variant};
-use super::board::{Board, Contradiction, Groups, Step, bit, full_mask};
+use super::board::{Board, CellSet, Contradiction, Groups, Step, bit, cell_set, full_mask, meets};
 use super::pairs::{self, Pairs};
 use super::sandwich::Sandwich;
 use super::sums::{Arrow, Sum};
@@ -37,7 +37,8 @@ pub(super) struct Model<'v> {
     full: u16,
     groups: Groups,
     pairs: Pairs,
-    rules: Vec<Propagator>,
+    /// Each rule's propagator, with the cells it reads.
+    rules: Vec<(CellSet, Propagator)>,
     /// Each cell's candidates before any propagation: givens and parity.
     start: Vec<u16>,
 }
@@ -107,25 +108,37 @@ impl<'v> Model<'v> {
                     cells: cage,
                     sum: Some(sum),
                 } if cage.iter().all(on_grid) => {
-                    rules.push(Propagator::Sum(Sum::cage(side, cage, *sum, &mut combos)));
+                    rules.push((
+                        cell_set(cage.iter().copied()),
+                        Propagator::Sum(Sum::cage(side, cage, *sum, &mut combos)),
+                    ));
                 }
                 Rule::LittleKiller { cells: line, sum } if line.iter().all(on_grid) => {
-                    rules.push(Propagator::Sum(Sum::little_killer(line, *sum)));
+                    rules.push((
+                        cell_set(line.iter().copied()),
+                        Propagator::Sum(Sum::little_killer(line, *sum)),
+                    ));
                 }
                 Rule::Arrow { circle, shaft }
                     if circle.iter().chain(shaft).all(on_grid) && !circle.is_empty() =>
                 {
-                    rules.push(Propagator::Arrow(Arrow::new(circle, shaft)));
+                    rules.push((
+                        cell_set(circle.iter().chain(shaft).copied()),
+                        Propagator::Arrow(Arrow::new(circle, shaft)),
+                    ));
                 }
                 Rule::Thermometer(thermo) if thermo.iter().all(on_grid) => {
-                    rules.push(Propagator::Thermo(Thermo::new(thermo)));
+                    rules.push((
+                        cell_set(thermo.iter().copied()),
+                        Propagator::Thermo(Thermo::new(thermo)),
+                    ));
                 }
                 Rule::Sandwich { line, sum } => {
-                    rules.push(Propagator::Sandwich(Sandwich::new(
-                        line_cells(side, *line),
-                        *sum,
-                        side,
-                    )));
+                    let cells = line_cells(side, *line);
+                    rules.push((
+                        cell_set(cells.iter().copied()),
+                        Propagator::Sandwich(Sandwich::new(cells, *sum, side)),
+                    ));
                 }
                 Rule::Parity { cell, even } => {
                     if let Some(m) = start.get_mut(*cell) {
@@ -174,23 +187,23 @@ impl<'v> Model<'v> {
         Ok(b)
     }
 
-    /// Propagates every constraint until none removes a candidate: cheap singles first, the rules
-    /// once those are exhausted.
+    /// Propagates every constraint until none removes a candidate: naked singles first, then
+    /// each group, pair and rule with a cell changed since it last looked.
     pub(super) fn propagate(&self, b: &mut Board) -> Result<(), Contradiction> {
         loop {
             self.groups.singles(b)?;
-            if self.groups.hidden(b)? {
-                continue;
-            }
-            let mut changed = false;
-            if !self.pairs.is_empty() {
-                changed |= self.pairs.propagate(b)?;
-            }
-            for rule in &self.rules {
-                changed |= rule.propagate(b)?;
-            }
-            if !changed {
+            let dirty = b.take_dirty();
+            if dirty.iter().all(|&w| w == 0) {
                 return Ok(());
+            }
+            self.groups.hidden(b, &dirty)?;
+            if !self.pairs.is_empty() {
+                self.pairs.propagate(b, &dirty)?;
+            }
+            for (cells, rule) in &self.rules {
+                if meets(cells, &dirty) {
+                    rule.propagate(b)?;
+                }
             }
         }
     }

@@ -3,7 +3,7 @@
 //! only while the other cell keeps some value it may sit beside (arc consistency).
 
 use super::super::Relation;
-use super::board::{Board, Step, bit, values};
+use super::board::{Board, CellSet, Step, bit, has, values};
 
 /// For each value 1-16 (index 0 unused), the values the other cell may hold.
 pub(super) type Table = [u16; 17];
@@ -45,10 +45,13 @@ impl Pairs {
         self.pairs.is_empty()
     }
 
-    /// Removes every value with no partner left across some pair.
-    pub(super) fn propagate(&self, b: &mut Board) -> Step {
+    /// Removes every value with no partner left across some pair with a cell in `dirty`.
+    pub(super) fn propagate(&self, b: &mut Board, dirty: &CellSet) -> Step {
         let mut changed = false;
         for &(x, y, t) in &self.pairs {
+            if !has(dirty, x) && !has(dirty, y) {
+                continue;
+            }
             let table = &self.tables[t];
             changed |= revise(b, x, y, table)?;
             changed |= revise(b, y, x, table)?;
