@@ -1030,3 +1030,147 @@ fn unsolvable_gives_all_zero_true_candidates() {
     assert_eq!(tc.verdict, Verdict::Unsolvable);
     assert_eq!(tc.cells, Some(vec![0; 16]));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Any well-formed variant, of any side, with rules drawn at random rather than read off a
+// solution: the solver must not panic, must stay within its budget, and whatever it returns must
+// hold.
+// ---------------------------------------------------------------------------------------------
+
+fn random_rule(rng: &mut Xoshiro256PlusPlus, side: usize) -> Rule {
+    let n = side * side;
+    let cell = |rng: &mut Xoshiro256PlusPlus| below(rng, n);
+    let some_cells = |rng: &mut Xoshiro256PlusPlus, most: usize| {
+        let len = 1 + below(rng, most.max(1));
+        walk(rng, side, len, true, |_, _| true)
+    };
+    let relation = |rng: &mut Xoshiro256PlusPlus| {
+        let k = 1 + below(rng, 2 * side) as u8;
+        match below(rng, 3) {
+            0 => Relation::Difference(k.min(side as u8)),
+            1 => Relation::Ratio(1 + k % 4),
+            _ => Relation::Sum(k),
+        }
+    };
+    match below(rng, 18) {
+        0 => Rule::Diagonal(Diagonal::Positive),
+        1 => Rule::Diagonal(Diagonal::Negative),
+        2 => Rule::ExtraRegion(some_cells(rng, side)),
+        3 => Rule::DisjointGroups,
+        4 => Rule::AntiKnight,
+        5 => Rule::AntiKing,
+        6 => Rule::NonConsecutive,
+        7 => {
+            let cells = some_cells(rng, side);
+            let sum = (!chance(rng, 20)).then(|| (below(rng, cells.len() * side) + 1) as u32);
+            Rule::Cage { cells, sum }
+        }
+        8 => {
+            let cells = some_cells(rng, 2 * side);
+            let sum = (below(rng, cells.len() * side) + 1) as u32;
+            Rule::LittleKiller { cells, sum }
+        }
+        9 => Rule::Sandwich {
+            line: if chance(rng, 50) {
+                Line::Row(below(rng, side))
+            } else {
+                Line::Column(below(rng, side))
+            },
+            sum: below(rng, side * side / 2) as u32,
+        },
+        10 => Rule::Thermometer(some_cells(rng, side)),
+        11 | 12 => {
+            let cells = some_cells(rng, 5);
+            let split = 1 + below(rng, 2).min(cells.len().saturating_sub(2));
+            let (circle, shaft) = cells.split_at(split.min(cells.len()));
+            Rule::Arrow {
+                circle: circle.to_vec(),
+                shaft: shaft.to_vec(),
+            }
+        }
+        13 | 14 => {
+            let a = cell(rng);
+            let ns = neighbours(side, a, false);
+            let b = if ns.is_empty() {
+                a
+            } else {
+                ns[below(rng, ns.len())]
+            };
+            Rule::Pair {
+                cells: [a, b],
+                relation: relation(rng),
+            }
+        }
+        15 => {
+            let mut except = Vec::new();
+            for _ in 0..below(rng, 4) {
+                let a = cell(rng);
+                let ns = neighbours(side, a, false);
+                if !ns.is_empty() {
+                    except.push([a, ns[below(rng, ns.len())]]);
+                }
+            }
+            Rule::Negative {
+                relation: relation(rng),
+                except,
+            }
+        }
+        _ => Rule::Parity {
+            cell: cell(rng),
+            even: chance(rng, 50),
+        },
+    }
+}
+
+#[test]
+fn random_rules_on_every_side_never_panic() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(16);
+    let mut verdicts = std::collections::HashMap::new();
+    for case in 0..400 {
+        let side = 1 + case % 16;
+        let mut rules = Vec::new();
+        for _ in 0..below(&mut rng, 6) {
+            let rule = random_rule(&mut rng, side);
+            // Keep the rules that are well formed on their own; the rest are the checker's business.
+            let alone = Variant::new(
+                side,
+                vec![0; side * side],
+                Variant::default_regions(side),
+                vec![rule.clone()],
+            );
+            if alone.is_ok() {
+                rules.push(rule);
+            }
+        }
+        let mut givens = vec![0; side * side];
+        for _ in 0..below(&mut rng, side * side / 8 + 1) {
+            givens[below(&mut rng, side * side)] = 1 + below(&mut rng, side) as u8;
+        }
+        let v = Variant::new(side, givens, Variant::default_regions(side), rules).unwrap();
+        let options = Options {
+            max_guesses: Some(500),
+            ..Options::default()
+        };
+        let outcome = solve(&v, &options);
+        check_outcome(&v, &outcome);
+        assert!(outcome.stats.guesses <= 500);
+        *verdicts
+            .entry(format!("{:?}", outcome.verdict))
+            .or_insert(0) += 1;
+        let tc = true_candidates(&v, &options);
+        assert!(tc.stats.guesses <= 500);
+        match tc.verdict {
+            Verdict::Unsolvable => assert_eq!(tc.cells, Some(vec![0; side * side])),
+            Verdict::Unique | Verdict::Multiple => {
+                let cells = tc.cells.expect("a complete answer has the candidates");
+                // A complete answer agrees with the solve: a solution's values are all marked.
+                if let Some(s) = &outcome.solution {
+                    assert!(s.iter().zip(&cells).all(|(&x, &m)| m & (1 << (x - 1)) != 0));
+                }
+                assert_ne!(outcome.verdict, Verdict::Unsolvable);
+            }
+            _ => assert_eq!(tc.cells, None),
+        }
+    }
+    eprintln!("verdicts: {verdicts:?}");
+}
