@@ -199,6 +199,11 @@ impl Groups {
         }
     }
 
+    /// How many cells may not share a value with `cell`.
+    pub(super) fn peer_count(&self, cell: usize) -> usize {
+        self.peers.get(cell).map_or(0, Vec::len)
+    }
+
     /// Naked singles: takes every fixed cell's value out of its peers, until no new cell is fixed.
     pub(super) fn singles(&self, b: &mut Board) -> Step {
         let mut changed = false;

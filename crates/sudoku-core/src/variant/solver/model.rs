@@ -5,7 +5,9 @@ use std::collections::HashMap;
 
 use super::super::check::{adjacent_pairs, distinct_groups, forbidden_steps, line_cells};
 use super::super::{Line, Relation, Rule, Variant};
-use super::board::{Board, CellSet, Contradiction, Groups, Step, bit, cell_set, full_mask, meets};
+use super::board::{
+    Board, CellSet, Contradiction, Groups, Step, bit, cell_set, full_mask, has, meets,
+};
 use super::pairs::{self, Pairs};
 use super::sandwich::Sandwich;
 use super::sums::{Arrow, Sum};
@@ -41,6 +43,8 @@ pub(super) struct Model<'v> {
     rules: Vec<(CellSet, Propagator)>,
     /// Each cell's candidates before any propagation: givens and parity.
     start: Vec<u16>,
+    /// How tied each cell is to others (peers, pairs, rules): the search's tie-break.
+    degree: Vec<u32>,
 }
 
 impl<'v> Model<'v> {
@@ -157,20 +161,38 @@ impl<'v> Model<'v> {
         }
         // Keep only groups whose cells are on the grid (a well-formed variant has no other).
         groups.retain(|g| g.iter().all(on_grid));
+        let groups = Groups::new(side, groups, apart);
+        let mut degree: Vec<u32> = (0..cells).map(|c| groups.peer_count(c) as u32).collect();
+        for c in pairs.cells() {
+            degree[c] += 2;
+        }
+        for (set, _) in &rules {
+            for (c, d) in degree.iter_mut().enumerate() {
+                if has(set, c) {
+                    *d += 4;
+                }
+            }
+        }
         Model {
             variant,
             cells,
             full,
-            groups: Groups::new(side, groups, apart),
+            groups,
             pairs,
             rules,
             start,
+            degree,
         }
     }
 
     /// The variant modelled.
     pub(super) fn variant(&self) -> &Variant {
         self.variant
+    }
+
+    /// How tied `cell` is to other cells: more peers, pairs and rules, more to gain from a guess.
+    pub(super) fn degree(&self, cell: usize) -> u32 {
+        self.degree[cell]
     }
 
     /// The number of cells.

@@ -40,6 +40,11 @@ impl Pairs {
         self.pairs.push((a, b, index));
     }
 
+    /// The cells of every pair, each pair's two in turn.
+    pub(super) fn cells(&self) -> impl Iterator<Item = usize> + '_ {
+        self.pairs.iter().flat_map(|&(a, b, _)| [a, b])
+    }
+
     /// Whether there is no pair.
     pub(super) fn is_empty(&self) -> bool {
         self.pairs.is_empty()

@@ -1,6 +1,6 @@
-//! The search: propagate, then branch on the cell with the fewest candidates, trying each value on
-//! a copy of the board. Every guess goes through the [`Limiter`], which stops the search when the
-//! budget is spent or the caller cancels.
+//! The search: propagate, then branch on the cell with the fewest candidates (the most tied to other
+//! cells among those), trying each value on a copy of the board. Every guess goes through the
+//! [`Limiter`], which stops the search when the budget is spent or the caller cancels.
 
 use crate::solver::Limiter;
 
@@ -28,17 +28,19 @@ pub(super) fn run(
     if model.propagate(&mut board).is_err() {
         return Flow::Continue;
     }
-    let mut best: Option<(usize, u32)> = None;
+    // The cell with the fewest candidates; among those, the most tied to others.
+    let mut best: Option<(usize, u32, u32)> = None;
     for cell in 0..model.cells() {
         let n = board.get(cell).count_ones();
-        if n > 1 && best.is_none_or(|(_, b)| n < b) {
-            best = Some((cell, n));
-            if n == 2 {
-                break;
-            }
+        if n < 2 {
+            continue;
+        }
+        let d = model.degree(cell);
+        if best.is_none_or(|(_, bn, bd)| n < bn || (n == bn && d > bd)) {
+            best = Some((cell, n, d));
         }
     }
-    let Some((cell, _)) = best else {
+    let Some((cell, _, _)) = best else {
         let solution = board.solution(model.cells());
         // Propagation checks every rule on a full grid; the oracle is the last word regardless.
         if !model.variant().is_solved_by(&solution) {
