@@ -199,6 +199,27 @@ impl Groups {
         }
     }
 
+    /// `cells` split into blocks of at most `most` cells that must all differ (each cell a peer
+    /// of the others in its block), greedily, in order.
+    pub(super) fn cliques(&self, cells: &[usize], most: usize) -> Vec<Vec<usize>> {
+        let peers = |a: usize, b: usize| {
+            self.peers
+                .get(a)
+                .is_some_and(|p| p.binary_search(&b).is_ok())
+        };
+        let mut blocks: Vec<Vec<usize>> = Vec::new();
+        for &c in cells {
+            match blocks
+                .iter_mut()
+                .find(|k| k.len() < most && k.iter().all(|&o| peers(o, c)))
+            {
+                Some(block) => block.push(c),
+                None => blocks.push(vec![c]),
+            }
+        }
+        blocks
+    }
+
     /// How many cells may not share a value with `cell`.
     pub(super) fn peer_count(&self, cell: usize) -> usize {
         self.peers.get(cell).map_or(0, Vec::len)

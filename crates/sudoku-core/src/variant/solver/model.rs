@@ -162,6 +162,13 @@ impl<'v> Model<'v> {
         // Keep only groups whose cells are on the grid (a well-formed variant has no other).
         groups.retain(|g| g.iter().all(on_grid));
         let groups = Groups::new(side, groups, apart);
+        for (_, rule) in &mut rules {
+            match rule {
+                Propagator::Sum(p) => p.set_blocks(&groups),
+                Propagator::Arrow(p) => p.set_blocks(&groups),
+                _ => {}
+            }
+        }
         let mut degree: Vec<u32> = (0..cells).map(|c| groups.peer_count(c) as u32).collect();
         for c in pairs.cells() {
             degree[c] += 2;

@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use super::board::{Board, Contradiction, Step, bit, max_value, min_value, range_mask, values};
+use super::board::{
+    Board, Contradiction, Groups, Step, bit, max_value, min_value, range_mask, values,
+};
 
 /// Keeps each of `cells` to the values that let their total land in `lo..=hi`, by the others'
 /// smallest and largest candidates (repeats allowed: a bound, not every combination).
@@ -33,48 +35,120 @@ pub(super) fn bound(b: &mut Board, cells: &[usize], lo: i64, hi: i64) -> Step {
 /// The largest total [`support`] tracks exactly (its sets of totals are `u128` bitmasks).
 const MAX_EXACT: u32 = 127;
 
+/// The most cells a block of [`support`] may have: its assignments are enumerated.
+pub(super) const MOST_IN_BLOCK: usize = 2;
+
 /// Whether the totals of `cells` all fit the exact sets of [`support`].
 fn exact_fits(b: &Board, cells: &[usize]) -> bool {
     cells.iter().map(|&c| max_value(b.get(c))).sum::<u32>() <= MAX_EXACT
 }
 
-/// The set of totals `cells` can make by their candidates (values may repeat), bit `t` for `t`.
-fn totals(b: &Board, cells: &[usize]) -> u128 {
-    cells.iter().fold(1u128, |sums, &c| {
-        values(b.get(c)).fold(0, |next, v| next | sums << v)
+/// Calls `f` with each assignment of distinct values to `cells` (from their candidates) and its
+/// total.
+fn each_assignment(
+    b: &Board,
+    cells: &[usize],
+    values_so_far: &mut [u32; MOST_IN_BLOCK],
+    depth: usize,
+    used: u16,
+    total: u32,
+    f: &mut dyn FnMut(&[u32], u32),
+) {
+    if depth == cells.len() || depth == MOST_IN_BLOCK {
+        f(&values_so_far[..depth], total);
+        return;
+    }
+    for v in values(b.get(cells[depth]) & !used) {
+        values_so_far[depth] = v;
+        each_assignment(
+            b,
+            cells,
+            values_so_far,
+            depth + 1,
+            used | bit(v),
+            total + v,
+            f,
+        );
+    }
+}
+
+/// The totals one block's distinct values can make, bit `t` for `t`.
+fn block_totals(b: &Board, block: &[usize]) -> u128 {
+    let mut totals = 0u128;
+    each_assignment(b, block, &mut [0; MOST_IN_BLOCK], 0, 0, 0, &mut |_, t| {
+        totals |= 1u128 << t
+    });
+    totals
+}
+
+/// The totals the blocks can make together, bit `t` for `t`.
+fn totals(b: &Board, blocks: &[Vec<usize>]) -> u128 {
+    blocks.iter().fold(1u128, |made, block| {
+        let mut next = 0u128;
+        let mut rest = block_totals(b, block);
+        while rest != 0 {
+            next |= made << rest.trailing_zeros();
+            rest &= rest - 1;
+        }
+        next
     })
 }
 
-/// Keeps each of `cells` to the values some choice of the others' candidates completes to a total
-/// in `targets` (bit `t` for total `t`): exact for the sum alone, values may repeat. The caller
-/// checks [`exact_fits`] first.
-fn support(b: &mut Board, cells: &[usize], targets: u128) -> Step {
-    let n = cells.len();
-    // prefix[i]: the totals of cells before i; suffix[i]: of cells from i on.
-    let mut prefix = vec![1u128; n + 1];
-    for (i, &c) in cells.iter().enumerate() {
-        prefix[i + 1] = values(b.get(c)).fold(0, |next, v| next | prefix[i] << v);
+/// Keeps each cell of `blocks` to the values some assignment of the others completes to a total in
+/// `targets` (bit `t` for total `t`): exact for the sum with the cells of a block all different,
+/// values in different blocks free to repeat. The caller checks [`exact_fits`] first.
+fn support(b: &mut Board, blocks: &[Vec<usize>], targets: u128) -> Step {
+    let n = blocks.len();
+    // need[j]: the totals of the blocks before j that the blocks from j on can complete.
+    let mut stack = [0u128; 33];
+    let mut heap = Vec::new();
+    let need: &mut [u128] = if n < stack.len() {
+        &mut stack[..=n]
+    } else {
+        heap.resize(n + 1, 0);
+        &mut heap
+    };
+    need[n] = targets;
+    for j in (0..n).rev() {
+        let mut rest = block_totals(b, &blocks[j]);
+        let mut reach = 0u128;
+        while rest != 0 {
+            reach |= need[j + 1] >> rest.trailing_zeros();
+            rest &= rest - 1;
+        }
+        need[j] = reach;
     }
-    if prefix[n] & targets == 0 {
+    if need[0] & 1 == 0 {
         return Err(Contradiction);
     }
-    let mut suffix = 1u128;
+    // Forward: the totals the blocks before j can make; an assignment of block j stays if it takes
+    // one of them to a total the rest can complete.
+    let mut made = 1u128;
     let mut changed = false;
-    for i in (0..n).rev() {
-        let c = cells[i];
-        // The totals of every cell but this one.
-        let mut others = 0u128;
-        let mut rest = prefix[i];
-        while rest != 0 {
-            let a = rest.trailing_zeros();
-            rest &= rest - 1;
-            others |= suffix << a;
+    for (j, block) in blocks.iter().enumerate() {
+        let mut keep = [0u16; MOST_IN_BLOCK];
+        let mut next = 0u128;
+        let after = need[j + 1];
+        each_assignment(
+            b,
+            block,
+            &mut [0; MOST_IN_BLOCK],
+            0,
+            0,
+            0,
+            &mut |vals, t| {
+                if (made << t) & after != 0 {
+                    for (k, &v) in keep.iter_mut().zip(vals) {
+                        *k |= bit(v);
+                    }
+                    next |= made << t;
+                }
+            },
+        );
+        for (&c, &k) in block.iter().zip(&keep) {
+            changed |= b.restrict(c, k)?;
         }
-        let keep = values(b.get(c))
-            .filter(|&v| (others << v) & targets != 0)
-            .fold(0, |m, v| m | bit(v));
-        changed |= b.restrict(c, keep)?;
-        suffix = values(b.get(c)).fold(0, |next, v| next | suffix << v);
+        made = next;
     }
     Ok(changed)
 }
@@ -91,6 +165,8 @@ pub(super) fn combinations(side: usize, count: usize, total: u32) -> Vec<u16> {
 /// Cells whose values add up to a total: a cage's (distinct) or a little killer's (repeats allowed).
 pub(super) struct Sum {
     cells: Vec<usize>,
+    /// The cells in blocks whose values differ, for the exact totals.
+    blocks: Vec<Vec<usize>>,
     total: i64,
     /// For a cage, every set of distinct values that makes the total.
     combos: Option<Vec<u16>>,
@@ -111,6 +187,7 @@ impl Sum {
             .clone();
         Sum {
             cells: cells.to_vec(),
+            blocks: cells.iter().map(|&c| vec![c]).collect(),
             total: i64::from(total),
             combos: Some(combos),
         }
@@ -120,9 +197,15 @@ impl Sum {
     pub(super) fn little_killer(cells: &[usize], total: u32) -> Sum {
         Sum {
             cells: cells.to_vec(),
+            blocks: cells.iter().map(|&c| vec![c]).collect(),
             total: i64::from(total),
             combos: None,
         }
+    }
+
+    /// Splits the cells into blocks that must all differ, by `groups`.
+    pub(super) fn set_blocks(&mut self, groups: &Groups) {
+        self.blocks = groups.cliques(&self.cells, MOST_IN_BLOCK);
     }
 
     /// Narrows the cells' candidates.
@@ -156,7 +239,7 @@ impl Sum {
         }
         if self.combos.is_none() && self.total <= i64::from(MAX_EXACT) && exact_fits(b, &self.cells)
         {
-            changed |= support(b, &self.cells, 1u128 << self.total)?;
+            changed |= support(b, &self.blocks, 1u128 << self.total)?;
         } else {
             changed |= bound(b, &self.cells, self.total, self.total)?;
         }
@@ -168,6 +251,8 @@ impl Sum {
 pub(super) struct Arrow {
     circle: Vec<usize>,
     shaft: Vec<usize>,
+    /// The shaft in blocks whose values differ, for the exact totals.
+    blocks: Vec<Vec<usize>>,
 }
 
 impl Arrow {
@@ -176,7 +261,13 @@ impl Arrow {
         Arrow {
             circle: circle.to_vec(),
             shaft: shaft.to_vec(),
+            blocks: shaft.iter().map(|&c| vec![c]).collect(),
         }
+    }
+
+    /// Splits the shaft into blocks that must all differ, by `groups`.
+    pub(super) fn set_blocks(&mut self, groups: &Groups) {
+        self.blocks = groups.cliques(&self.shaft, MOST_IN_BLOCK);
     }
 
     /// Narrows the circle to the numbers the shaft can total, and the shaft to the totals the
@@ -211,7 +302,7 @@ impl Arrow {
         if exact_fits(b, &self.shaft) {
             // Exact: the circle keeps the numbers the shaft can total, the shaft the values that
             // complete to a number the circle can show.
-            let made = totals(b, &self.shaft);
+            let made = totals(b, &self.blocks);
             let shown = |n: u32| n <= MAX_EXACT && made & (1u128 << n) != 0;
             let mut targets = 0u128;
             match *self.circle.as_slice() {
@@ -239,7 +330,7 @@ impl Arrow {
                 }
                 _ => targets = u128::MAX,
             }
-            changed |= support(b, &self.shaft, targets)?;
+            changed |= support(b, &self.blocks, targets)?;
             return Ok(changed);
         }
         let spell = |pick: fn(u16) -> u32| {
