@@ -135,10 +135,6 @@ impl Board {
             .collect()
     }
 
-    fn is_done(&self, cell: usize) -> bool {
-        has(&self.done, cell)
-    }
-
     fn mark_done(&mut self, cell: usize) {
         self.done[cell / 64] |= 1 << (cell % 64);
     }
@@ -226,20 +222,26 @@ impl Groups {
     }
 
     /// Naked singles: takes every fixed cell's value out of its peers, until no new cell is fixed.
+    /// Only cells changed since the propagators last looked can have become fixed.
     pub(super) fn singles(&self, b: &mut Board) -> Step {
         let mut changed = false;
         loop {
             let mut again = false;
-            for cell in 0..self.peers.len() {
-                let m = b.get(cell);
-                if !m.is_power_of_two() || b.is_done(cell) {
-                    continue;
-                }
-                b.mark_done(cell);
-                for &p in &self.peers[cell] {
-                    if b.get(p) & m != 0 {
-                        b.restrict(p, !m)?;
-                        again = true;
+            for word in 0..b.dirty.len() {
+                let mut bits = b.dirty[word] & !b.done[word];
+                while bits != 0 {
+                    let cell = word * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let m = b.get(cell);
+                    if cell >= self.peers.len() || !m.is_power_of_two() {
+                        continue;
+                    }
+                    b.mark_done(cell);
+                    for &p in &self.peers[cell] {
+                        if b.get(p) & m != 0 {
+                            b.restrict(p, !m)?;
+                            again = true;
+                        }
                     }
                 }
             }

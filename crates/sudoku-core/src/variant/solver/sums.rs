@@ -35,7 +35,8 @@ pub(super) fn bound(b: &mut Board, cells: &[usize], lo: i64, hi: i64) -> Step {
 /// The largest total [`support`] tracks exactly (its sets of totals are `u128` bitmasks).
 const MAX_EXACT: u32 = 127;
 
-/// The most cells a block of [`support`] may have: its assignments are enumerated.
+/// The most cells a block of [`support`] may have: its assignments are enumerated, and more than
+/// two cost more than the guesses they save.
 pub(super) const MOST_IN_BLOCK: usize = 2;
 
 /// Whether the totals of `cells` all fit the exact sets of [`support`].
@@ -43,41 +44,36 @@ fn exact_fits(b: &Board, cells: &[usize]) -> bool {
     cells.iter().map(|&c| max_value(b.get(c))).sum::<u32>() <= MAX_EXACT
 }
 
-/// Calls `f` with each assignment of distinct values to `cells` (from their candidates) and its
-/// total.
-fn each_assignment(
-    b: &Board,
-    cells: &[usize],
-    values_so_far: &mut [u32; MOST_IN_BLOCK],
-    depth: usize,
-    used: u16,
-    total: u32,
-    f: &mut dyn FnMut(&[u32], u32),
-) {
-    if depth == cells.len() || depth == MOST_IN_BLOCK {
-        f(&values_so_far[..depth], total);
-        return;
-    }
-    for v in values(b.get(cells[depth]) & !used) {
-        values_so_far[depth] = v;
-        each_assignment(
-            b,
-            cells,
-            values_so_far,
-            depth + 1,
-            used | bit(v),
-            total + v,
-            f,
-        );
+/// Calls `f` with each assignment of distinct values to `block` (from their candidates) and its
+/// total. Blocks have one or two cells ([`MOST_IN_BLOCK`]).
+#[inline]
+fn each_assignment(b: &Board, block: &[usize], mut f: impl FnMut(&[u32], u32)) {
+    debug_assert!(block.len() <= MOST_IN_BLOCK);
+    match *block {
+        [x] => {
+            for v in values(b.get(x)) {
+                f(&[v], v);
+            }
+        }
+        [x, y, ..] => {
+            let my = b.get(y);
+            for v in values(b.get(x)) {
+                for w in values(my & !bit(v)) {
+                    f(&[v, w], v + w);
+                }
+            }
+        }
+        [] => f(&[], 0),
     }
 }
 
 /// The totals one block's distinct values can make, bit `t` for `t`.
 fn block_totals(b: &Board, block: &[usize]) -> u128 {
+    if let [x] = *block {
+        return u128::from(b.get(x)) << 1;
+    }
     let mut totals = 0u128;
-    each_assignment(b, block, &mut [0; MOST_IN_BLOCK], 0, 0, 0, &mut |_, t| {
-        totals |= 1u128 << t
-    });
+    each_assignment(b, block, |_, t| totals |= 1u128 << t);
     totals
 }
 
@@ -129,22 +125,14 @@ fn support(b: &mut Board, blocks: &[Vec<usize>], targets: u128) -> Step {
         let mut keep = [0u16; MOST_IN_BLOCK];
         let mut next = 0u128;
         let after = need[j + 1];
-        each_assignment(
-            b,
-            block,
-            &mut [0; MOST_IN_BLOCK],
-            0,
-            0,
-            0,
-            &mut |vals, t| {
-                if (made << t) & after != 0 {
-                    for (k, &v) in keep.iter_mut().zip(vals) {
-                        *k |= bit(v);
-                    }
-                    next |= made << t;
+        each_assignment(b, block, |vals, t| {
+            if (made << t) & after != 0 {
+                for (k, &v) in keep.iter_mut().zip(vals) {
+                    *k |= bit(v);
                 }
-            },
-        );
+                next |= made << t;
+            }
+        });
         for (&c, &k) in block.iter().zip(&keep) {
             changed |= b.restrict(c, k)?;
         }
