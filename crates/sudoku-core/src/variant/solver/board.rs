@@ -168,22 +168,27 @@ impl Groups {
             .collect();
         groups.sort_unstable();
         groups.dedup();
-        let mut peers = vec![Vec::new(); cells];
+        // As sets first: each group ORs in whole, with no sorting or deduplicating of lists.
+        let mut sets: Vec<CellSet> = vec![[0; MAX_CELLS / 64]; cells];
         for g in &groups {
+            let set = cell_set(g.iter().copied());
             for &a in g {
-                peers[a].extend(g.iter().copied().filter(|&b| b != a));
+                for (w, s) in sets[a].iter_mut().zip(&set) {
+                    *w |= s;
+                }
             }
         }
         for (a, b) in apart {
-            if a != b && a < cells && b < cells {
-                peers[a].push(b);
-                peers[b].push(a);
+            if a < cells && b < cells {
+                sets[a][b / 64] |= 1 << (b % 64);
+                sets[b][a / 64] |= 1 << (a % 64);
             }
         }
-        for p in &mut peers {
-            p.sort_unstable();
-            p.dedup();
-        }
+        let peers = sets
+            .iter()
+            .enumerate()
+            .map(|(a, set)| (0..cells).filter(|&b| b != a && has(set, b)).collect())
+            .collect();
         Groups {
             side,
             full: full_mask(side),

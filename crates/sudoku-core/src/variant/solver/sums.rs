@@ -191,9 +191,12 @@ impl Sum {
         }
     }
 
-    /// Splits the cells into blocks that must all differ, by `groups`.
+    /// Splits the cells into blocks that must all differ, by `groups` (a cage's combinations
+    /// already know its cells differ: it has no use for them).
     pub(super) fn set_blocks(&mut self, groups: &Groups) {
-        self.blocks = groups.cliques(&self.cells, MOST_IN_BLOCK);
+        if self.combos.is_none() {
+            self.blocks = groups.cliques(&self.cells, MOST_IN_BLOCK);
+        }
     }
 
     /// Narrows the cells' candidates.
