@@ -141,13 +141,26 @@ fn support(b: &mut Board, blocks: &[Vec<usize>], targets: u128) -> Step {
     Ok(changed)
 }
 
-/// The sets of `count` distinct values 1 to `side` that add up to `total`, as masks.
+/// The sets of `count` distinct values 1 to `side` that add up to `total`, as masks: values chosen
+/// in increasing order, a branch dropped once its total overshoots.
 pub(super) fn combinations(side: usize, count: usize, total: u32) -> Vec<u16> {
-    (0u32..1 << side.min(16))
-        .filter(|m| m.count_ones() as usize == count)
-        .filter(|&m| values(m as u16).sum::<u32>() == total)
-        .map(|m| m as u16)
-        .collect()
+    fn extend(from: u32, side: u32, left: usize, total: u32, mask: u16, out: &mut Vec<u16>) {
+        if left == 0 {
+            if total == 0 {
+                out.push(mask);
+            }
+            return;
+        }
+        for v in from..=side {
+            if v > total {
+                break;
+            }
+            extend(v + 1, side, left - 1, total - v, mask | bit(v), out);
+        }
+    }
+    let mut out = Vec::new();
+    extend(1, side.min(16) as u32, count, total, 0, &mut out);
+    out
 }
 
 /// Cells whose values add up to a total: a cage's (distinct) or a little killer's (repeats allowed).
@@ -332,5 +345,29 @@ impl Arrow {
         let (tmin, tmax) = (spell(min_value), spell(max_value));
         changed |= bound(b, &self.shaft, tmin, tmax)?;
         Ok(changed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_are_every_set_of_distinct_values_with_the_total() {
+        for side in [1, 4, 6, 9, 12] {
+            for count in 0..=side {
+                for total in 0..=side * (side + 1) / 2 + 1 {
+                    let mut expected: Vec<u16> = (0u32..1 << side)
+                        .filter(|m| m.count_ones() as usize == count)
+                        .filter(|&m| values(m as u16).sum::<u32>() == total as u32)
+                        .map(|m| m as u16)
+                        .collect();
+                    let mut found = combinations(side, count, total as u32);
+                    expected.sort_unstable();
+                    found.sort_unstable();
+                    assert_eq!(found, expected, "side {side}, {count} cells, total {total}");
+                }
+            }
+        }
     }
 }
