@@ -28,6 +28,18 @@ pub const REQUEST_ID: &str = "x-request-id";
 /// answer the DEADLINE_EXCEEDED a client expects.
 pub const DEADLINE_MARGIN: Duration = Duration::from_millis(1);
 
+/// When the server took a request in, stamped by [`stamp_received`] in the server-wide stack, as
+/// tonic starts its own `grpc-timeout` timer: the service's routing polls a service's stack only
+/// later, so a deadline counted from there could fall after tonic's.
+#[derive(Clone, Copy, Debug)]
+pub struct Received(pub Instant);
+
+/// Stamps a request with the instant it came in ([`Received`]).
+pub fn stamp_received<B>(mut request: http::Request<B>) -> http::Request<B> {
+    request.extensions_mut().insert(Received(Instant::now()));
+    request
+}
+
 /// The instant by which a call must be answered, from its `grpc-timeout` header; the layer puts it
 /// in the request's extensions, where [`deadline`] finds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,7 +161,10 @@ where
             // Not a method of the service: tonic answers UNIMPLEMENTED, and it is not counted.
             return Box::pin(inner.call(request));
         };
-        let started = Instant::now();
+        let started = request
+            .extensions()
+            .get::<Received>()
+            .map_or_else(Instant::now, |received| received.0);
         if let Some(timeout) = request
             .headers()
             .get("grpc-timeout")

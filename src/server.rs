@@ -237,6 +237,10 @@ pub async fn serve_on(
         .http2_keepalive_timeout(Some(config.keepalive_timeout))
         .max_connection_age(config.max_connection_age)
         .max_connection_age_grace(config.shutdown_grace)
+        // Outermost, so the stamp is taken as tonic starts its grpc-timeout timer.
+        .layer(tower::util::MapRequestLayer::new(
+            crate::layer::stamp_received,
+        ))
         .layer(cors(&config.cors_origins)?)
         .layer(tonic_web::GrpcWebLayer::new())
         .layer(tower::util::MapRequestLayer::new(
