@@ -88,7 +88,11 @@ pub fn make(dir: &Path, count: usize, seed: u64, out: &mut impl Write) -> anyhow
                 made += 1;
             }
         }
-        anyhow::ensure!(made == count, "{}: only {made} of {count} puzzles came", family.name());
+        anyhow::ensure!(
+            made == count,
+            "{}: only {made} of {count} puzzles came",
+            family.name()
+        );
         file.flush()?;
         writeln!(out, "{}: {made} puzzles", path.display())?;
     }

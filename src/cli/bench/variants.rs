@@ -20,8 +20,8 @@ pub fn run(files: &[PathBuf], out: &mut impl Write) -> anyhow::Result<()> {
     )?;
     writeln!(out, "|---|---:|---|---:|---:|---:|---:|---:|")?;
     for path in files {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("reading {}", path.display()))?;
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         let puzzles: Vec<Variant> = text
             .lines()
             .enumerate()
@@ -53,12 +53,13 @@ pub fn run(files: &[PathBuf], out: &mut impl Write) -> anyhow::Result<()> {
         }
         times.sort_unstable();
         let micros = |d: Duration| d.as_secs_f64() * 1e6;
-        let at = |q: f64| times.get(((times.len() as f64 - 1.0) * q) as usize).copied();
+        let at = |q: f64| {
+            times
+                .get(((times.len() as f64 - 1.0) * q) as usize)
+                .copied()
+        };
         let mean = times.iter().sum::<Duration>() / times.len().max(1) as u32;
-        let verdicts: Vec<String> = verdicts
-            .iter()
-            .map(|(v, n)| format!("{n} {v:?}"))
-            .collect();
+        let verdicts: Vec<String> = verdicts.iter().map(|(v, n)| format!("{n} {v:?}")).collect();
         writeln!(
             out,
             "| {} | {} | {} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} |",
