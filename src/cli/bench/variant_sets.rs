@@ -131,23 +131,34 @@ fn puzzle(family: Family, rng: &mut Xoshiro256PlusPlus) -> Option<Variant> {
     dig(solution, regions, rules, rng)
 }
 
-/// A random solution of the grid with `regions` and `rules`: a few random givens, then the solver.
+/// A random solution of the grid with `regions` and `rules`: random givens placed one at a time
+/// while the grid stays solvable, then the solver's first solution.
 fn random_solution(
     regions: &[u8],
     rules: &[Rule],
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<Vec<u8>> {
-    let mut givens = vec![0u8; CELLS];
-    for _ in 0..11 {
-        givens[below(rng, CELLS)] = below(rng, SIDE) as u8 + 1;
-    }
-    let variant = Variant::new(SIDE, givens, regions.to_vec(), rules.to_vec()).ok()?;
     let options = Options {
         mode: Mode::FirstSolution,
         max_guesses: Some(10_000),
         cancel: None,
     };
-    variant::solve(&variant, &options).solution
+    let solve = |givens: &[u8]| {
+        let variant = Variant::new(SIDE, givens.to_vec(), regions.to_vec(), rules.to_vec()).ok()?;
+        variant::solve(&variant, &options).solution
+    };
+    let mut givens = vec![0u8; CELLS];
+    let mut solution = solve(&givens)?;
+    for _ in 0..10 {
+        let cell = below(rng, CELLS);
+        let before = givens[cell];
+        givens[cell] = below(rng, SIDE) as u8 + 1;
+        match solve(&givens) {
+            Some(found) => solution = found,
+            None => givens[cell] = before,
+        }
+    }
+    Some(solution)
 }
 
 /// Random irregular regions: the boxes, with cells traded between neighbouring regions while every
