@@ -24,42 +24,77 @@ pub(super) fn run(
     limiter: &mut Limiter<'_>,
     visit: &mut dyn FnMut(Vec<u8>) -> Flow,
 ) -> Flow {
-    let mut board = board;
-    if model.propagate(&mut board).is_err() {
-        return Flow::Continue;
-    }
-    // The cell with the fewest candidates; among those, the most tied to others.
-    let mut best: Option<(usize, u32, u32)> = None;
-    for cell in 0..model.cells() {
-        let n = board.get(cell).count_ones();
-        if n < 2 {
-            continue;
-        }
-        let d = model.degree(cell);
-        if best.is_none_or(|(_, bn, bd)| n < bn || (n == bn && d > bd)) {
-            best = Some((cell, n, d));
-        }
-    }
-    let Some((cell, _, _)) = best else {
-        let solution = board.solution(model.cells());
-        // Propagation checks every rule on a full grid; the oracle is the last word regardless.
-        if !model.variant().is_solved_by(&solution) {
-            debug_assert!(false, "propagation let through a grid that breaks a rule");
+    let mut search = Search {
+        model,
+        limiter,
+        visit,
+        conflicts: vec![0; model.cells()],
+    };
+    search.descend(board, None)
+}
+
+/// One search's state: what it searches, its budget, what it does with a solution, and how often a
+/// guess in each cell led straight into a contradiction.
+struct Search<'s, 'm, 'l> {
+    model: &'s Model<'m>,
+    limiter: &'s mut Limiter<'l>,
+    visit: &'s mut dyn FnMut(Vec<u8>) -> Flow,
+    /// Per cell, the guesses there whose propagation failed at once. Branching prefers cells with
+    /// few candidates and many conflicts (the weighted-degree heuristic of constraint solvers): a
+    /// rule that keeps refuting guesses points at the cells that decide the puzzle.
+    conflicts: Vec<u32>,
+}
+
+impl Search<'_, '_, '_> {
+    /// Propagates `board` (reached by a guess in cell `guessed`, if any), then branches.
+    fn descend(&mut self, board: Board, guessed: Option<usize>) -> Flow {
+        let model = self.model;
+        let mut board = board;
+        if model.propagate(&mut board).is_err() {
+            if let Some(cell) = guessed {
+                self.conflicts[cell] = self.conflicts[cell].saturating_add(1);
+            }
             return Flow::Continue;
         }
-        return visit(solution);
-    };
-    let mut rest = board.get(cell);
-    while rest != 0 {
-        let one = rest & rest.wrapping_neg();
-        rest &= !one;
-        if !limiter.guess() {
-            return Flow::Stop;
+        // The cell with the fewest candidates per conflict; among equals, the most tied to others.
+        let mut best: Option<(usize, u64, u64, u32)> = None;
+        for cell in 0..model.cells() {
+            let n = u64::from(board.get(cell).count_ones());
+            if n < 2 {
+                continue;
+            }
+            let w = 1 + u64::from(self.conflicts[cell]);
+            let d = model.degree(cell);
+            let better = best.is_none_or(|(_, bn, bw, bd)| (n, bw, bd) < (bn, w, d));
+            if better {
+                best = Some((cell, n, w, d));
+            }
         }
-        let mut next = board;
-        if next.restrict(cell, one).is_ok() && run(model, next, limiter, visit) == Flow::Stop {
-            return Flow::Stop;
+        let Some((cell, ..)) = best else {
+            let solution = board.solution(model.cells());
+            // Propagation checks every rule on a full grid; the oracle is the last word regardless.
+            if !model.variant().is_solved_by(&solution) {
+                debug_assert!(false, "propagation let through a grid that breaks a rule");
+                return Flow::Continue;
+            }
+            return (self.visit)(solution);
+        };
+        let mut rest = board.get(cell);
+        while rest != 0 {
+            let one = rest & rest.wrapping_neg();
+            rest &= !one;
+            if !self.limiter.guess() {
+                return Flow::Stop;
+            }
+            let mut next = board;
+            if next.restrict(cell, one).is_err() {
+                self.conflicts[cell] = self.conflicts[cell].saturating_add(1);
+                continue;
+            }
+            if self.descend(next, Some(cell)) == Flow::Stop {
+                return Flow::Stop;
+            }
         }
+        Flow::Continue
     }
-    Flow::Continue
 }
