@@ -32,6 +32,56 @@ impl Propagator {
     }
 }
 
+/// The sums killer solvers call innies: in a row, column or region (`units`, each holding every
+/// value once, so adding up to 1 + 2 + ... + side), the cells outside the summed cages lying wholly
+/// inside it (taken while they do not overlap) add up to what those cages leave. Each such rest
+/// is one more cage of distinct values: implied by the rules, so it changes no answer, and it
+/// gives propagation what a person sees at once.
+fn innies(
+    variant: &Variant,
+    units: &[Vec<usize>],
+    combos: &mut HashMap<(usize, u32), Vec<u16>>,
+) -> Vec<(CellSet, Propagator)> {
+    let side = variant.side();
+    let cages: Vec<(CellSet, u32)> = variant
+        .rules()
+        .iter()
+        .filter_map(|rule| match rule {
+            Rule::Cage {
+                cells,
+                sum: Some(sum),
+            } => Some((cell_set(cells.iter().copied()), *sum)),
+            _ => None,
+        })
+        .collect();
+    if cages.is_empty() {
+        return Vec::new();
+    }
+    let whole = (side * (side + 1) / 2) as u32;
+    let mut implied = Vec::new();
+    for unit in units {
+        let inside = cell_set(unit.iter().copied());
+        let mut taken = cell_set([]);
+        let mut sum = 0;
+        for (cage, cage_sum) in &cages {
+            let within = cage.iter().zip(&inside).all(|(c, u)| c & !u == 0);
+            if within && !meets(cage, &taken) {
+                taken.iter_mut().zip(cage).for_each(|(t, c)| *t |= c);
+                sum += cage_sum;
+            }
+        }
+        let rest: Vec<usize> = unit.iter().copied().filter(|&c| !has(&taken, c)).collect();
+        if sum == 0 || rest.is_empty() || rest.len() == unit.len() || sum > whole {
+            continue;
+        }
+        implied.push((
+            cell_set(rest.iter().copied()),
+            Propagator::Sum(Sum::cage(side, &rest, whole - sum, combos)),
+        ));
+    }
+    implied
+}
+
 /// Everything the search needs to know of a variant.
 pub(super) struct Model<'v> {
     variant: &'v Variant,
@@ -154,6 +204,7 @@ impl<'v> Model<'v> {
                 _ => {}
             }
         }
+        rules.extend(innies(variant, &groups[..3 * side], &mut combos));
         for (m, &g) in start.iter_mut().zip(variant.givens()) {
             if g != 0 {
                 *m &= bit(u32::from(g));
