@@ -11,7 +11,8 @@ to each other (scripts/variants/compare.sh) and timed side by side.
 
 Needs `ortools` and `lzstring` (pip), and fpz.py beside it (the shared f-puzzles reading). A puzzle it
 cannot read prints `ERROR` (the reason on stderr) so that the lines stay aligned, and the exit code is
-1. The time per puzzle covers building the model and solving it, not Python's start-up.
+1. The time per puzzle covers building the model and solving it, not Python's start-up nor a first
+untimed solve of the first puzzle.
 """
 
 import argparse
@@ -164,6 +165,10 @@ def main():
     args = parser.parse_args()
     lines = fpz.read_lines(args.file)
     times, failed = [], 0
+    try:  # one untimed solve first, as iss_bench.mjs does for its JIT
+        solve(lines[0], args.workers) if lines else None
+    except Exception:  # reported below
+        pass
     for k, line in enumerate(lines, 1):
         start = time.perf_counter()
         try:
