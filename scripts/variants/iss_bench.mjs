@@ -8,8 +8,11 @@
 // tests/helpers/test_env.js, as its tools/lib/puzzle_runner.js does). For each line it counts
 // solutions up to two (uniqueness mode) and prints the verdict (UNIQUE, MULTIPLE, UNSOLVABLE) and
 // the first solution, as cpsat.py does; a line `ERROR` (or one ISS refuses) prints `ERROR` and the
-// reason on stderr, and the exit code is 1. The time per puzzle (parse, build, solve; not Node's
-// start-up nor module loading, nor a first untimed solve that warms the JIT) goes to stderr.
+// reason on stderr, and the exit code is 1. The time per puzzle goes to stderr: building the solver
+// (its handlers) and searching, as our bench times variant::solve on a puzzle already read; then the
+// search alone, which is what ISS's own tools/perf/benchmark_puzzles.js times. Not timed: parsing the
+// string (as our bench does not time reading f-puzzles), Node's start-up, loading modules, and a
+// first untimed solve that warms the JIT.
 
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
@@ -38,17 +41,21 @@ const { SudokuBuilder } = await load('js/solver/sudoku_builder.js');
 
 const DIGITS = '123456789ABCDEFG';
 
+// Returns [verdict, solution, ms building the solver and searching, ms searching alone].
 const solve = (input) => {
   const constraint = SudokuParser.parseText(input);
+  const start = performance.now();
   const resolved = SudokuBuilder.resolveConstraint(constraint);
   const internal = SudokuBuilder.build(resolved)._internalSolver;
   const geometry = internal._geometry;
   let count = 0;
   let first = null;
+  const searchStart = performance.now();
   internal.run({ maxSolutions: 2 }, (grid) => {
     count++;
     if (first === null) first = grid.slice(0, geometry.numGridCells);
   });
+  const end = performance.now();
   const exhausted = internal.state === internal.constructor.STATE_EXHAUSTED;
   if (count < 2 && !exhausted) throw new Error('the search stopped before it was exhausted');
   const verdict = count === 0 ? 'UNSOLVABLE' : count === 1 ? 'UNIQUE' : 'MULTIPLE';
@@ -60,7 +67,7 @@ const solve = (input) => {
       solution += DIGITS[value - 1];
     }
   }
-  return [verdict, solution];
+  return [verdict, solution, end - start, end - searchStart];
 };
 
 const lines = readFileSync(file, 'utf8').split('\n')
@@ -70,6 +77,7 @@ const lines = readFileSync(file, 'utf8').split('\n')
 const warm = lines.find((l) => l.trim() !== 'ERROR');
 if (warm) { try { solve(warm.trim()); } catch (e) { /* reported below */ } }
 const times = [];
+const searches = [];
 let failed = 0;
 lines.forEach((line, k) => {
   const input = line.trim();
@@ -79,21 +87,23 @@ lines.forEach((line, k) => {
     failed++;
     return;
   }
-  const start = performance.now();
-  let verdict, solution;
+  let verdict, solution, total, search;
   try {
-    [verdict, solution] = solve(input);
+    [verdict, solution, total, search] = solve(input);
   } catch (e) {
     console.error(`${file}: puzzle ${k + 1}: ISS: ${e.message}`);
     console.log('ERROR');
     failed++;
     return;
   }
-  times.push(performance.now() - start);
+  times.push(total);
+  searches.push(search);
   console.log(`${verdict} ${solution}`);
 });
 times.sort((a, b) => a - b);
 const mean = times.reduce((a, b) => a + b, 0) / Math.max(times.length, 1);
 const p50 = times.length ? times[times.length >> 1] : 0;
-console.error(`iss: ${times.length} puzzles, ${mean.toFixed(3)} ms each (mean), p50 ${p50.toFixed(3)} ms`);
+const searchMean = searches.reduce((a, b) => a + b, 0) / Math.max(searches.length, 1);
+console.error(`iss: ${times.length} puzzles, ${mean.toFixed(3)} ms each (mean), p50 ${p50.toFixed(3)} ms; ` +
+  `search alone ${searchMean.toFixed(3)} ms (mean)`);
 process.exitCode = failed ? 1 : 0;
