@@ -39,7 +39,10 @@ def decode(text):
     if "load=" in text:
         text = re.split(r"[&#]", text.split("load=", 1)[1])[0]
         text = urllib.parse.unquote(text)
-    import lzstring  # only needed for this form
+    try:
+        import lzstring  # only needed for this form
+    except ImportError:
+        raise PuzzleError("a base64 or link puzzle needs the lzstring package (pip install lzstring)") from None
 
     raw = lzstring.LZString().decompressFromBase64(re.sub(r"\s+", "", text))
     if not raw:
