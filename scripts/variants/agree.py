@@ -118,7 +118,7 @@ def main():
         problems = []
         for err in (".cpsat.err", ".iss.err", ".issout.err"):
             for line in read(o(err)).splitlines():
-                if "puzzle" in line and ":" in line and not TIME.search(line):
+                if ": puzzle " in line:
                     problems.append(f"{err[1:-4]}: {line}")
         if len(cp) != len(puzzles) or len(iss) != len(puzzles):
             problems.append(f"{len(puzzles)} puzzles, {len(cp)} CP-SAT results, {len(iss)} ISS results")

@@ -7,7 +7,7 @@ line per puzzle: the verdict (UNIQUE, MULTIPLE, UNSOLVABLE) and the first soluti
 time per puzzle on stderr. Written apart from the Rust reader and solver, so that the two can be held
 to each other (scripts/variants/compare.sh) and timed side by side.
 
-    python3 scripts/variants/cpsat.py FILE [--workers N]
+    python3 scripts/variants/cpsat.py FILE [--workers N] [--each]
 
 Needs `ortools` and `lzstring` (pip), and fpz.py beside it (the shared f-puzzles reading). A puzzle it
 cannot read prints `ERROR` (the reason on stderr) so that the lines stay aligned, and the exit code is
@@ -162,6 +162,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--each", action="store_true", help="each puzzle's time on stderr too")
     args = parser.parse_args()
     lines = fpz.read_lines(args.file)
     times, failed = [], 0
@@ -180,6 +181,8 @@ def main():
             continue
         times.append(time.perf_counter() - start)
         print(verdict, solution)
+        if args.each:
+            print(f"puzzle {k}: {times[-1] * 1e3:.3f} ms {verdict}", file=sys.stderr)
     times.sort()
     mean = sum(times) / max(len(times), 1)
     p50 = times[len(times) // 2] if times else 0.0

@@ -1,8 +1,9 @@
 // Solve ISS constraint strings (from iss.py) with sigh's Interactive Sudoku Solver, in process, and
 // time it: an outside anchor for the variant benchmark.
 //
-//   node scripts/variants/iss_bench.mjs ISS_DIR FILE_OF_ISS_STRINGS
+//   node scripts/variants/iss_bench.mjs ISS_DIR FILE_OF_ISS_STRINGS [--each]
 //
+// (--each: also each puzzle's time on stderr.)
 // ISS_DIR is a checkout of the Interactive Sudoku Solver (nothing of it is copied here: its modules
 // are imported from the checkout at run time, after its own headless bootstrap
 // tests/helpers/test_env.js, as its tools/lib/puzzle_runner.js does). For each line it counts
@@ -19,9 +20,11 @@ import { resolve, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
-const [issDir, file] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const each = args.includes('--each');
+const [issDir, file] = args.filter((a) => a !== '--each');
 if (!issDir || !file) {
-  console.error('usage: node scripts/variants/iss_bench.mjs ISS_DIR FILE_OF_ISS_STRINGS');
+  console.error('usage: node scripts/variants/iss_bench.mjs ISS_DIR FILE_OF_ISS_STRINGS [--each]');
   process.exit(2);
 }
 const root = resolve(issDir);
@@ -98,6 +101,7 @@ lines.forEach((line, k) => {
   }
   times.push(total);
   searches.push(search);
+  if (each) console.error(`puzzle ${k + 1}: ${total.toFixed(3)} ms (search ${search.toFixed(3)} ms) ${verdict}`);
   console.log(`${verdict} ${solution}`);
 });
 times.sort((a, b) => a - b);
