@@ -292,7 +292,6 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", nargs="*")
     args = parser.parse_args()
-    R.seed(args.seed)
     n9 = empty(9)
     kinds = {
         "diagonals": (dict(n9, **{"diagonal+": True, "diagonal-": True}), lambda s: {}),
@@ -339,6 +338,7 @@ def main():
             "negative": ["xv"],
             "xv": [{"cells": [name(a), name(b)], "value": "X" if x + y == 10 else "V"}
                    for a, b, x, y in pairs(s) if x + y in (5, 10)]}),
+        "diagonal-plus": (dict(n9, **{"diagonal+": True}), lambda s: {}),
         "jigsaw": (dict(empty(9, jigsaw9())), lambda s: {}),
         # the boxes moved one row down and one column right, wrapping round (a swap or two of cells
         # between boxes, as in "jigsaw", leaves no grid with disjoint groups)
@@ -360,6 +360,7 @@ def main():
     for kind, (base, rules) in kinds.items():
         if args.only and kind not in args.only:
             continue
+        R.seed(f"{args.seed}-{kind}")  # each file the same whether made alone or with the others
         build(kind, base, rules)
 
 
