@@ -351,6 +351,7 @@ def main():
             "thermometer": [{"lines": [[name(x) for x in t] for t in thermos(s, 1)]}],
             "littlekillersum": little_killers(s, 2),
             "sandwichsum": sandwiches(s, 1)}),
+        "6x6-disjoint": (dict(empty(6), disjointgroups=True), lambda s: {}),
         "6x6-jigsaw": (empty(6, [[int(ch) for ch in "000111002211022331422335443355444555"[r * 6:r * 6 + 6]]
                                  for r in range(6)]), lambda s: {
             "xv": [{"cells": [name(a), name(b)], "value": "X" if x + y == 10 else "V"}
