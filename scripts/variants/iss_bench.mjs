@@ -1,9 +1,11 @@
 // Solve ISS constraint strings (from iss.py) with sigh's Interactive Sudoku Solver, in process, and
 // time it: an outside anchor for the variant benchmark.
 //
-//   node scripts/variants/iss_bench.mjs ISS_DIR FILE_OF_ISS_STRINGS [--each]
+//   node scripts/variants/iss_bench.mjs ISS_DIR FILE_OF_ISS_STRINGS [--each] [--warm N]
 //
-// (--each: also each puzzle's time on stderr.)
+// (--each: also each puzzle's time on stderr. --warm N: solve the first N puzzles once, untimed,
+// before the timed pass, 10 by default: Node's JIT takes that many to settle, building ISS's
+// solver going from ~10 ms to ~1 ms a puzzle.)
 // ISS_DIR is a checkout of the Interactive Sudoku Solver (nothing of it is copied here: its modules
 // are imported from the checkout at run time, after its own headless bootstrap
 // tests/helpers/test_env.js, as its tools/lib/puzzle_runner.js does). For each line it counts
@@ -12,8 +14,8 @@
 // reason on stderr, and the exit code is 1. The time per puzzle goes to stderr: building the solver
 // (its handlers) and searching, as our bench times variant::solve on a puzzle already read; then the
 // search alone, which is what ISS's own tools/perf/benchmark_puzzles.js times. Not timed: parsing the
-// string (as our bench does not time reading f-puzzles), Node's start-up, loading modules, and a
-// first untimed solve that warms the JIT.
+// string (as our bench does not time reading f-puzzles), Node's start-up, loading modules, and the
+// untimed solves that warm the JIT (--warm).
 
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
@@ -22,9 +24,13 @@ import { performance } from 'node:perf_hooks';
 
 const args = process.argv.slice(2);
 const each = args.includes('--each');
-const [issDir, file] = args.filter((a) => a !== '--each');
-if (!issDir || !file) {
-  console.error('usage: node scripts/variants/iss_bench.mjs ISS_DIR FILE_OF_ISS_STRINGS [--each]');
+const warmAt = args.indexOf('--warm');
+const warmCount = warmAt >= 0 ? Number(args[warmAt + 1]) : 10;
+const [issDir, file] = args.filter(
+  (a, i) => a !== '--each' && !(warmAt >= 0 && (i === warmAt || i === warmAt + 1)));
+if (!issDir || !file || !(Number.isInteger(warmCount) && warmCount >= 0)) {
+  console.error(
+    'usage: node scripts/variants/iss_bench.mjs ISS_DIR FILE_OF_ISS_STRINGS [--each] [--warm N]');
   process.exit(2);
 }
 const root = resolve(issDir);
@@ -75,10 +81,11 @@ const solve = (input) => {
 
 const lines = readFileSync(file, 'utf8').split('\n')
   .filter((l) => l.trim() && !l.startsWith('#'));
-// One untimed solve of the first puzzle first, so that the times are not those of a cold JIT
-// (CP-SAT's script does the same).
-const warm = lines.find((l) => l.trim() !== 'ERROR');
-if (warm) { try { solve(warm.trim()); } catch (e) { /* reported below */ } }
+// Untimed solves of the first puzzles first, so that the times are not those of a cold JIT
+// (CP-SAT's script solves its first puzzle once too).
+for (const line of lines.filter((l) => l.trim() !== 'ERROR').slice(0, warmCount)) {
+  try { solve(line.trim()); } catch (e) { /* reported below */ }
+}
 const times = [];
 const searches = [];
 let failed = 0;
