@@ -7,51 +7,27 @@ line per puzzle: the verdict (UNIQUE, MULTIPLE, UNSOLVABLE) and the first soluti
 time per puzzle on stderr. Written apart from the Rust reader and solver, so that the two can be held
 to each other (scripts/variants/compare.sh) and timed side by side.
 
-    python3 scripts/variants/cpsat.py FILE [--workers N]
+    python3 scripts/variants/cpsat.py FILE [--workers N] [--each]
 
-Needs `ortools` and `lzstring` (pip).
+Needs `ortools` and `lzstring` (pip), and fpz.py beside it (the shared f-puzzles reading). A puzzle it
+cannot read prints `ERROR` (the reason on stderr) so that the lines stay aligned, and the exit code is
+1. The time per puzzle covers building the model and solving it, not Python's start-up nor a first
+untimed solve of the first puzzle.
 """
 
 import argparse
-import json
-import re
 import sys
 import time
-import urllib.parse
 
-import lzstring
 from ortools.sat.python import cp_model
 
-CELL = re.compile(r"^[Rr](\d+)[Cc](\d+)$")
-
-
-def decode(text):
-    """The puzzle's JSON object from any of the three forms."""
-    text = text.strip()
-    if text.startswith("{"):
-        return json.loads(text)
-    if "load=" in text:
-        text = re.split(r"[&#]", text.split("load=", 1)[1])[0]
-        text = urllib.parse.unquote(text)
-    return json.loads(lzstring.LZString().decompressFromBase64(text))
-
-
-def cell(name):
-    """(row, col) from 0, of an `RnCn` name (possibly just outside the grid)."""
-    m = CELL.match(name)
-    return int(m.group(1)) - 1, int(m.group(2)) - 1
-
-
-def default_regions(n):
-    rows = max(r for r in range(1, n + 1) if n % r == 0 and r * r <= n)
-    cols = n // rows
-    return [[(r // rows) * (n // cols) + c // cols for c in range(n)] for r in range(n)]
+import fpz
 
 
 class Model:
     def __init__(self, puzzle):
         self.p = puzzle
-        self.n = n = int(puzzle["size"])
+        self.n = n = puzzle.n
         self.m = cp_model.CpModel()
         self.x = [[self.m.NewIntVar(1, n, f"r{r}c{c}") for c in range(n)] for r in range(n)]
         self.build()
@@ -62,28 +38,11 @@ class Model:
     def distinct(self, cells):
         self.m.AddAllDifferent([self.v(c) for c in cells])
 
-    def adjacent_pairs(self):
-        n = self.n
-        for r in range(n):
-            for c in range(n):
-                if c + 1 < n:
-                    yield (r, c), (r, c + 1)
-                if r + 1 < n:
-                    yield (r, c), (r + 1, c)
-
     def relation(self, a, b, kind, value):
         """A literal true exactly when cells a and b are in the relation."""
         lit = self.m.NewBoolVar("")
-        pairs = []
-        for i in range(1, self.n + 1):
-            for j in range(1, self.n + 1):
-                holds = {
-                    "difference": abs(i - j) == value,
-                    "ratio": i * value == j or j * value == i,
-                    "sum": i + j == value,
-                }[kind]
-                if holds:
-                    pairs.append((i, j))
+        pairs = [(i, j) for i in range(1, self.n + 1) for j in range(1, self.n + 1)
+                 if fpz.holds(kind, value, i, j)]
         if not pairs:
             self.m.Add(lit == 0)
             return lit
@@ -95,107 +54,60 @@ class Model:
 
     def build(self):
         p, n, m = self.p, self.n, self.m
-        grid = p["grid"]
-        regions = default_regions(n)
-        for r in range(n):
-            for c in range(n):
-                g = grid[r][c]
-                if g.get("given") and g.get("value"):
-                    m.Add(self.x[r][c] == int(g["value"]))
-                if g.get("region") is not None:
-                    regions[r][c] = int(g["region"])
+        for (r, c), value in p.givens.items():
+            m.Add(self.x[r][c] == value)
         for i in range(n):
             self.distinct([(i, c) for c in range(n)])
             self.distinct([(r, i) for r in range(n)])
-            self.distinct([(r, c) for r in range(n) for c in range(n) if regions[r][c] == i])
-        if p.get("diagonal+"):
+        for g in p.region_groups():
+            self.distinct(g)
+        if p.p.get("diagonal+"):
             self.distinct([(r, n - 1 - r) for r in range(n)])
-        if p.get("diagonal-"):
+        if p.p.get("diagonal-"):
             self.distinct([(r, r) for r in range(n)])
-        if p.get("disjointgroups"):
-            seen = {}
-            groups = [[] for _ in range(n)]
-            for r in range(n):
-                for c in range(n):
-                    k = seen.get(regions[r][c], 0)
-                    groups[k].append((r, c))
-                    seen[regions[r][c]] = k + 1
-            for g in groups:
+        if p.p.get("disjointgroups"):
+            for g in p.disjoint_groups():
                 self.distinct(g)
         steps = []
-        if p.get("antiknight"):
+        if p.p.get("antiknight"):
             steps += [(a, b) for a in (-2, -1, 1, 2) for b in (-2, -1, 1, 2) if abs(a) != abs(b)]
-        if p.get("antiking"):
+        if p.p.get("antiking"):
             steps += [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) != (0, 0)]
         for r in range(n):
             for c in range(n):
                 for dr, dc in steps:
                     if 0 <= r + dr < n and 0 <= c + dc < n:
                         m.Add(self.x[r][c] != self.x[r + dr][c + dc])
-        for e in p.get("extraregion") or []:
-            self.distinct([cell(c) for c in e["cells"]])
-        for e in p.get("killercage") or []:
-            cells = [cell(c) for c in e["cells"]]
+        for i, e in enumerate(p.get("extraregion"), 1):
+            self.distinct(p.cells(e["cells"], "extraregion", i))
+        for i, e in enumerate(p.get("killercage"), 1):
+            cells = p.cells(e["cells"], "killercage", i)
             self.distinct(cells)
-            if str(e.get("value", "")).strip():
-                m.Add(sum(self.v(c) for c in cells) == int(e["value"]))
-        for e in p.get("littlekillersum") or []:
-            if not str(e.get("value", "")).strip():
-                continue
-            r, c = cell(e["cell"])
-            dr = 1 if "D" in e["direction"] else -1
-            dc = 1 if "R" in e["direction"] else -1
-            cells = []
-            r, c = r + dr, c + dc
-            while 0 <= r < n and 0 <= c < n:
-                cells.append((r, c))
-                r, c = r + dr, c + dc
-            m.Add(sum(self.v(x) for x in cells) == int(e["value"]))
-        for e in p.get("sandwichsum") or []:
-            if not str(e.get("value", "")).strip():
-                continue
-            r, c = cell(e["cell"])
-            line = [(r, k) for k in range(n)] if 0 <= r < n else [(k, c) for k in range(n)]
-            self.sandwich(line, int(e["value"]))
-        for e in p.get("thermometer") or []:
+            if not fpz.blank(e.get("value")):
+                m.Add(sum(self.v(c) for c in cells) == fpz.number(e["value"], f"killercage {i}"))
+        for cells, total in p.little_killers():
+            m.Add(sum(self.v(x) for x in cells) == total)
+        for line, total in p.sandwiches():
+            self.sandwich(p.line_cells(line), total)
+        for i, e in enumerate(p.get("thermometer"), 1):
             for line in e["lines"]:
-                cells = [cell(c) for c in line]
+                cells = p.cells(line, "thermometer", i)
                 for a, b in zip(cells, cells[1:]):
                     m.Add(self.v(a) < self.v(b))
-        for e in p.get("arrow") or []:
-            circle = [cell(c) for c in e["cells"]]
+        for circle, shaft in p.arrows():
             number = 0
             for c in circle:
                 number = number * 10 + self.v(c)
-            for line in e["lines"]:
-                shaft = [cell(c) for c in line if cell(c) not in circle]
-                m.Add(sum(self.v(c) for c in shaft) == number)
-        marked = {"kropki": set(), "xv": set()}
-        for kind, default in (("difference", 1), ("ratio", 2)):
-            for e in p.get(kind) or []:
-                a, b = (cell(c) for c in e["cells"])
-                value = int(e["value"]) if str(e.get("value", "")).strip() else default
-                m.Add(self.relation(a, b, kind, value) == 1)
-                marked["kropki"].add(frozenset((a, b)))
-        for e in p.get("xv") or []:
-            a, b = (cell(c) for c in e["cells"])
-            m.Add(self.relation(a, b, "sum", 10 if e["value"].upper() == "X" else 5) == 1)
-            marked["xv"].add(frozenset((a, b)))
-        for e in p.get("even") or []:
-            m.AddModuloEquality(0, self.v(cell(e["cell"])), 2)
-        for e in p.get("odd") or []:
-            m.AddModuloEquality(1, self.v(cell(e["cell"])), 2)
-        negatives = []
-        if p.get("nonconsecutive"):
-            negatives.append(("kropki", "difference", 1))
-        negative = p.get("negative") or []
-        if "ratio" in negative:
-            ratios = {int(e["value"]) if str(e.get("value", "")).strip() else 2 for e in p.get("ratio") or []}
-            negatives += [("kropki", "ratio", r) for r in (ratios or {2})]
-        if "xv" in negative:
-            negatives += [("xv", "sum", 5), ("xv", "sum", 10)]
-        for family, kind, value in negatives:
-            for a, b in self.adjacent_pairs():
+            m.Add(sum(self.v(c) for c in shaft) == number)
+        for kind, a, b, value in p.dots():
+            m.Add(self.relation(a, b, kind, value) == 1)
+        for i, e in enumerate(p.get("even"), 1):
+            m.AddModuloEquality(0, self.v(p.cell(e["cell"], "even", i)), 2)
+        for i, e in enumerate(p.get("odd"), 1):
+            m.AddModuloEquality(1, self.v(p.cell(e["cell"], "odd", i)), 2)
+        marked = {"kropki": p.marked("kropki"), "xv": p.marked("xv")}
+        for family, kind, value in p.negatives():
+            for a, b in p.adjacent_pairs():
                 if frozenset((a, b)) not in marked[family]:
                     m.Add(self.relation(a, b, kind, value) == 0)
 
@@ -234,12 +146,14 @@ class Counter(cp_model.CpSolverSolutionCallback):
 
 
 def solve(text, workers):
-    model = Model(decode(text))
+    model = Model(fpz.Puzzle(fpz.decode(text)))
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = workers
     counter = Counter(model.x)
-    solver.Solve(model.m, counter)
+    status = solver.Solve(model.m, counter)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE):
+        raise RuntimeError(f"CP-SAT status {solver.StatusName(status)}")
     verdict = {0: "UNSOLVABLE", 1: "UNIQUE"}.get(counter.count, "MULTIPLE")
     return verdict, counter.first or ""
 
@@ -248,14 +162,33 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--each", action="store_true", help="each puzzle's time on stderr too")
     args = parser.parse_args()
-    lines = [l for l in open(args.file, encoding="utf-8") if l.strip() and not l.startswith("#")]
-    start = time.perf_counter()
-    for line in lines:
-        verdict, solution = solve(line, args.workers)
+    lines = fpz.read_lines(args.file)
+    times, failed = [], 0
+    try:  # one untimed solve first, as iss_bench.mjs does for its JIT
+        solve(lines[0], args.workers) if lines else None
+    except Exception:  # reported below
+        pass
+    for k, line in enumerate(lines, 1):
+        start = time.perf_counter()
+        try:
+            verdict, solution = solve(line, args.workers)
+        except (fpz.PuzzleError, ValueError, KeyError, TypeError, RuntimeError) as e:
+            print(f"{args.file}: puzzle {k}: {e}", file=sys.stderr)
+            print("ERROR")
+            failed += 1
+            continue
+        times.append(time.perf_counter() - start)
         print(verdict, solution)
-    elapsed = time.perf_counter() - start
-    print(f"cp-sat: {len(lines)} puzzles, {elapsed / max(len(lines), 1) * 1e3:.2f} ms each", file=sys.stderr)
+        if args.each:
+            print(f"puzzle {k}: {times[-1] * 1e3:.3f} ms {verdict}", file=sys.stderr)
+    times.sort()
+    mean = sum(times) / max(len(times), 1)
+    p50 = times[len(times) // 2] if times else 0.0
+    print(f"cp-sat: {len(times)} puzzles, {mean * 1e3:.3f} ms each (mean), p50 {p50 * 1e3:.3f} ms",
+          file=sys.stderr)
+    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":
