@@ -442,6 +442,7 @@ async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
         box_rows: solve.format.box_rows_cols().0,
         box_cols: solve.format.box_rows_cols().1,
         symbols: solve.format.symbols.clone(),
+        ..Default::default()
     };
     let (url, answer) = servers
         .call(args, request, |mut client, request| async move {
