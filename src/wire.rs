@@ -794,3 +794,99 @@ pub fn classic_variant(read: &Read) -> Result<VariantRead, VariantInputError> {
 fn is_layout(ch: char) -> bool {
     ch.is_whitespace() || matches!(ch, '|' | '-' | '+' | ',' | '"' | '[' | ']')
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// For every classic side a variant can have, f-puzzles' default boxes are the classic
+    /// shape's; a classic grid of another shape (6x6 of 3x2 boxes) keeps its own.
+    #[test]
+    fn classic_boxes_become_the_regions() {
+        for side in [4, 6, 8, 9, 10, 12, 14, 15, 16] {
+            let shape = Shape::for_side(side).expect("a classic side");
+            assert_eq!(
+                box_regions(shape),
+                Variant::default_regions(side),
+                "side {side}"
+            );
+        }
+        let read = read_puzzle(&".".repeat(36), 3, 2, "").expect("a 6x6 of 3x2 boxes");
+        let variant = classic_variant(&read).expect("a variant");
+        assert_eq!(variant.variant.regions()[..6], [0, 0, 1, 1, 2, 2]);
+        assert_ne!(variant.variant.regions(), Variant::default_regions(6));
+        assert_eq!(variant.boxes(), (0, 0));
+        let read = read_puzzle(&".".repeat(625), 0, 0, "").expect("a 25x25");
+        assert_eq!(classic_variant(&read).unwrap_err().field(), "puzzle");
+    }
+
+    #[test]
+    fn typed_rules_keep_their_documented_order() {
+        let rules = proto::Rules {
+            side: 4,
+            diagonal_negative: true,
+            anti_king: true,
+            cages: vec![proto::Cage {
+                cells: vec![0, 1],
+                sum: 0,
+            }],
+            sandwiches: vec![proto::Sandwich {
+                line: Some(proto::sandwich::Line::Column(2)),
+                sum: 5,
+            }],
+            pairs: vec![proto::Pair {
+                cells: Some(proto::CellPair {
+                    first: 5,
+                    second: 6,
+                }),
+                relation: proto::PairRelation::Ratio.into(),
+                value: 0,
+            }],
+            parity_cells: vec![proto::ParityCell {
+                cell: 15,
+                even: true,
+            }],
+            ..Default::default()
+        };
+        let read = typed_variant("1... .... .... ...a", &rules, "1234").unwrap_err();
+        assert_eq!(read.field(), "puzzle", "{read}");
+        let read = typed_variant("1... .... .... ...4", &rules, "").expect("well formed");
+        assert_eq!(
+            read.variant.rules(),
+            [
+                Rule::Diagonal(Diagonal::Negative),
+                Rule::AntiKing,
+                Rule::Cage {
+                    cells: vec![0, 1],
+                    sum: None
+                },
+                Rule::Sandwich {
+                    line: Line::Column(2),
+                    sum: 5
+                },
+                Rule::Pair {
+                    cells: [5, 6],
+                    relation: Relation::Ratio(2)
+                },
+                Rule::Parity {
+                    cell: 15,
+                    even: true
+                },
+            ]
+        );
+        assert_eq!(read.variant.givens()[15], 4);
+        assert_eq!(read.boxes(), (2, 2));
+    }
+
+    #[test]
+    fn small_and_prime_sides_read_in_the_standard_symbols() {
+        let read = typed_variant("1.\n.2", &proto::Rules::default(), "").expect("a 2x2");
+        assert_eq!(read.variant.side(), 2);
+        assert_eq!(read.alphabet.write(&[1, 2, 0]), "12.");
+        let read = typed_variant(&".".repeat(25), &proto::Rules::default(), "").expect("5x5");
+        assert_eq!(read.variant.regions(), Variant::default_regions(5));
+        assert_eq!(read.alphabet.write_mask(0b10110), "235");
+        let err = typed_variant(&".".repeat(24), &proto::Rules::default(), "").unwrap_err();
+        assert_eq!(err.field(), "puzzle");
+    }
+}
