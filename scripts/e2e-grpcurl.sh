@@ -8,8 +8,9 @@
 # puzzles through `-d @` (one response per puzzle, ids and indexes in order, valid solutions, a bad
 # item answered in place). Also checks /metrics counted those calls, the Docker HEALTHCHECK command,
 # and graceful shutdown on SIGTERM. Also a killer from f-puzzles through Solve and TrueCandidates.
-# Also Grade (the classic puzzle's path in words, replayed to its solution) and Hint (the next step, and a wrong entry answered as a mistake). Generate (20 HARD
-# symmetric puzzles, the same 20 again from the same seed; rotate-90 on 6x6 refused).
+# Also Grade (the classic puzzle's path in words, replayed to its solution) and Hint (the next step,
+# and a wrong entry answered as a mistake). Generate (20 HARD symmetric puzzles, the same 20 again
+# from the same seed; rotate-90 on 6x6 refused).
 #
 # The commands of the readable part are recorded with their output in target/e2e/grpcurl-session.txt
 # (address shown as 127.0.0.1:50051, the default) for the README.
