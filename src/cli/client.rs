@@ -493,8 +493,9 @@ async fn true_candidates_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<E
         .await?;
     match answer {
         Ok(answer) => {
+            let mut out = std::io::stdout().lock();
             for line in output::candidates_lines(answer.verdict(), &answer.cells) {
-                println!("{line}");
+                writeln!(out, "{line}")?;
             }
             Ok(ExitCode::SUCCESS)
         }

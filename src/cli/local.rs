@@ -209,8 +209,9 @@ pub fn true_candidates(args: &TrueCandidatesArgs) -> anyhow::Result<ExitCode> {
         Some(cells) if complete => cells.iter().map(|&m| read.alphabet.write_mask(m)).collect(),
         _ => Vec::new(),
     };
+    let mut out = std::io::stdout().lock();
     for line in output::candidates_lines(found.verdict.into(), &cells) {
-        println!("{line}");
+        writeln!(out, "{line}")?;
     }
     Ok(ExitCode::SUCCESS)
 }
