@@ -395,3 +395,48 @@ async fn a_batch_mixing_classic_and_variant_items_answers_each_in_order() {
         assert_eq!(answers[i].solution, solution, "{:?}", answers[i]);
     }
 }
+
+/// Needs the variant solver. A 16x16 answers in `1`-`9` then `A`-`G`, as the classic path writes it.
+#[tokio::test]
+async fn a_sixteen_variant_answers_in_letters_past_nine() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let request = SolveRequest {
+        puzzle: ".".repeat(256),
+        skip_uniqueness_check: true,
+        rules: Some(Box::new(Rules {
+            side: 16,
+            ..Default::default()
+        })),
+        ..Default::default()
+    };
+    let answer = client.solve(request).await.unwrap().into_inner();
+    assert_eq!(answer.verdict(), Verdict::Solved, "{answer:?}");
+    assert_eq!((answer.box_rows, answer.box_cols), (4, 4));
+    let symbols: std::collections::BTreeSet<char> = "123456789ABCDEFG".chars().collect();
+    let rows: Vec<&str> = (0..16)
+        .map(|r| &answer.solution[r * 16..(r + 1) * 16])
+        .collect();
+    for row in rows {
+        assert_eq!(
+            row.chars().collect::<std::collections::BTreeSet<_>>(),
+            symbols
+        );
+    }
+}
+
+/// A variant's solve keeps to the request's guess budget, as a classic one does. (With the stub
+/// solver this holds trivially.)
+#[tokio::test]
+async fn a_variant_past_its_budget_is_limit_reached() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let request = SolveRequest {
+        puzzle: ".".repeat(81),
+        max_guesses: 1,
+        rules: Some(Box::new(Rules::default())),
+        ..Default::default()
+    };
+    let answer = client.solve(request).await.unwrap().into_inner();
+    assert_eq!(answer.verdict(), Verdict::LimitReached, "{answer:?}");
+}
