@@ -310,6 +310,12 @@ impl Alphabet {
     /// The alphabet of a variant of `side` (1 to 16): the standard one for empty `symbols`, else
     /// those symbols, which must be one per value.
     pub fn new(side: usize, symbols: &str) -> Result<Alphabet, BadField> {
+        if !(1..=variant::MAX_SIDE).contains(&side) {
+            return Err(BadField {
+                field: "symbols",
+                message: VariantError::Side(side).to_string(),
+            });
+        }
         let mut chars = *STANDARD_SYMBOLS;
         if !symbols.is_empty() {
             let given = Symbols::new(symbols).map_err(|e| BadField {
@@ -327,9 +333,10 @@ impl Alphabet {
             }
             chars[..side].copy_from_slice(given.as_bytes());
         }
+        // At most 16.
         Ok(Alphabet {
             chars,
-            len: side.min(variant::MAX_SIDE) as u8,
+            len: side as u8,
         })
     }
 
@@ -876,6 +883,23 @@ mod tests {
         );
         assert_eq!(read.variant.givens()[15], 4);
         assert_eq!(read.boxes(), (2, 2));
+    }
+
+    #[test]
+    fn an_alphabet_has_one_symbol_per_value_up_to_sixteen() {
+        assert_eq!(Alphabet::new(16, "").expect("16").write(&[16, 10]), "GA");
+        let own = Alphabet::new(4, "abcd").expect("4");
+        assert_eq!(
+            (own.write_mask(0b1001), own.value_of('C')),
+            ("ad".into(), Some(3))
+        );
+        assert_eq!(Alphabet::new(9, "abcd").unwrap_err().field, "symbols");
+        assert_eq!(
+            Alphabet::new(25, "123456789ABCDEFGHIJKLMNOP")
+                .unwrap_err()
+                .field,
+            "symbols"
+        );
     }
 
     #[test]
