@@ -18,7 +18,7 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 
 cd fuzz
-targets=(parser solver canonicalize grader)
+targets=(parser solver canonicalize grader fpuzzles)
 cargo fuzz build -s none
 
 failed=()

@@ -566,3 +566,38 @@ pub fn check_grader(data: &[u8]) {
         }
     }
 }
+
+/// f-puzzles target: arbitrary bytes, read as text (lossily), through [`fpuzzles::read`] as JSON,
+/// base64 or link (a leading `{`, `load=`, or neither), and through the base64 and link paths
+/// explicitly. It must never panic; a variant read must be one f-puzzles can express, and its JSON,
+/// base64 and link must read back the same variant.
+///
+/// [`fpuzzles::read`]: sudoku_core::fpuzzles::read
+pub fn check_fpuzzles(data: &[u8]) {
+    use sudoku_core::fpuzzles;
+
+    let text = String::from_utf8_lossy(data);
+    let trimmed = text.trim();
+    for input in [
+        text.to_string(),
+        format!("https://www.f-puzzles.com/?load={trimmed}"),
+    ] {
+        let Ok(variant) = fpuzzles::read(&input) else {
+            continue;
+        };
+        let json = fpuzzles::try_to_json(&variant)
+            .unwrap_or_else(|e| panic!("read {variant:?}, which cannot be written: {e}"));
+        assert_eq!(fpuzzles::to_json(&variant), json);
+        for written in [
+            json,
+            fpuzzles::to_base64(&variant),
+            fpuzzles::to_url(&variant),
+        ] {
+            assert_eq!(
+                fpuzzles::read(&written).as_ref(),
+                Ok(&variant),
+                "{written} does not read back"
+            );
+        }
+    }
+}

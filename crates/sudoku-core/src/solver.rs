@@ -166,20 +166,34 @@ impl<'a> Limiter<'a> {
     }
 
     /// The verdict for a search that found `solutions` (0, 1 or 2) and may have been stopped.
-    pub(crate) fn finish(self, mode: Mode, solution: Option<Grid>, solutions: u32) -> Outcome {
-        let verdict = match (self.stopped, solutions, mode) {
+    pub(crate) fn verdict(&self, mode: Mode, solutions: u32) -> Verdict {
+        match (self.stopped, solutions, mode) {
             (_, 2.., _) => Verdict::Multiple,
             (_, 1, Mode::FirstSolution) => Verdict::Solved,
             (Some(stop), _, _) => stop,
             (None, 1, Mode::ProveUnique) => Verdict::Unique,
             (None, _, _) => Verdict::Unsolvable,
-        };
+        }
+    }
+
+    /// Why the search was stopped (budget or cancel), if it was.
+    pub(crate) fn stopped(&self) -> Option<Verdict> {
+        self.stopped
+    }
+
+    /// What the search cost so far.
+    pub(crate) fn stats(&self) -> Stats {
+        Stats {
+            guesses: self.guesses,
+        }
+    }
+
+    /// The verdict for a search that found `solutions` (0, 1 or 2) and may have been stopped.
+    pub(crate) fn finish(self, mode: Mode, solution: Option<Grid>, solutions: u32) -> Outcome {
         Outcome {
-            verdict,
+            verdict: self.verdict(mode, solutions),
             solution,
-            stats: Stats {
-                guesses: self.guesses,
-            },
+            stats: self.stats(),
         }
     }
 }

@@ -139,7 +139,7 @@ impl Relation {
 
 impl Variant {
     /// A variant of `side` with these givens (row-major, 0 for empty), regions (each cell's region
-    /// number, from 0) and rules, once [`check`](check) finds it well formed: every cell on the grid,
+    /// number, from 0) and rules, once it is found well formed: every cell on the grid,
     /// every value and region in range, `side` regions of `side` cells, and every rule one that
     /// values could satisfy on its own.
     pub fn new(

@@ -12,11 +12,12 @@ use std::path::Path;
 type Check = fn(&[u8]);
 
 /// The targets, each with its check; a folder of `fuzz/regressions/` is named after its target.
-const TARGETS: [(&str, Check); 4] = [
+const TARGETS: [(&str, Check); 5] = [
     ("parser", checks::check_parser),
     ("solver", checks::check_solver),
     ("canonicalize", checks::check_canonicalize),
     ("grader", checks::check_grader),
+    ("fpuzzles", checks::check_fpuzzles),
 ];
 
 /// Passes with none saved (a clean history has none): the name says so, and the folders must exist,
@@ -126,4 +127,42 @@ fn tricky_grader_inputs_pass() {
         }
     }
     checks::check_grader(&[]);
+}
+
+/// Hand-picked f-puzzles inputs: the samples as JSON, base64 and link, near misses of each, and
+/// texts that decompress to nothing or to something that is not JSON.
+#[test]
+fn tricky_fpuzzles_inputs_pass() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/variants");
+    let mut inputs: Vec<Vec<u8>> = Vec::new();
+    for name in [
+        "killer.fpuzzles.json",
+        "killer.fpuzzles.url",
+        "jigsaw.fpuzzles.json",
+        "jigsaw.fpuzzles.txt",
+    ] {
+        let text = fs::read(data.join(name)).expect("a sample");
+        inputs.push(text[..text.len() / 2].to_vec());
+        inputs.push(text.iter().rev().copied().collect());
+        inputs.push(text);
+    }
+    for text in [
+        "",
+        "{",
+        "{}",
+        "load=",
+        "load=%",
+        "load=%zz",
+        "AAAA",
+        "N4IgzglgXgpiBcBGAvkA",
+        "====",
+        "{\"size\":1,\"grid\":[[{}]]}",
+        "{\"size\":16,\"grid\":[],\"littlekillersum\":[{\"cell\":\"R0C0\",\"direction\":\"DR\",\"value\":\"4\"}]}",
+        "{\"size\":2,\"grid\":[[{},{}],[{},{}]],\"arrow\":[{\"cells\":[\"R1C1\"],\"lines\":[[\"R1C1\",\"R1C2\"]]}],\"cage\":[{\"cells\":[],\"value\":\"DR\u{e9}\"}]}",
+    ] {
+        inputs.push(text.as_bytes().to_vec());
+    }
+    for input in inputs {
+        checks::check_fpuzzles(&input);
+    }
 }

@@ -456,6 +456,9 @@ pub(super) fn is_solved_by(v: &Variant, s: &[u8]) -> bool {
             let cells = line_cells(side, *line);
             let at = |value: usize| cells.iter().position(|&c| usize::from(s[c]) == value);
             match (at(1), at(side)) {
+                // On a side-1 grid the 1 is the largest value: nothing lies between, the sum is 0
+                // (rather than slicing past the end).
+                (Some(a), Some(b)) if a == b => *sum == 0,
                 (Some(a), Some(b)) => {
                     let (a, b) = (a.min(b), a.max(b));
                     total(&cells[a + 1..b]) == *sum

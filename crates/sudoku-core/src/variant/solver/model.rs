@@ -1,0 +1,239 @@
+//! A variant turned into what the search works on: its groups and peers, the first candidates
+//! (givens and parity), and one propagator per rule that narrows candidates.
+
+use std::collections::HashMap;
+
+use super::super::check::{adjacent_pairs, distinct_groups, forbidden_steps, line_cells};
+use super::super::{Line, Relation, Rule, Variant};
+use super::board::{
+    Board, CellSet, Contradiction, Groups, Step, bit, cell_set, full_mask, has, meets,
+};
+use super::pairs::{self, Pairs};
+use super::sandwich::Sandwich;
+use super::sums::{Arrow, Sum};
+use super::thermo::Thermo;
+
+/// One rule's propagator.
+enum Propagator {
+    Sum(Sum),
+    Arrow(Arrow),
+    Thermo(Thermo),
+    Sandwich(Sandwich),
+}
+
+impl Propagator {
+    fn propagate(&self, b: &mut Board) -> Step {
+        match self {
+            Propagator::Sum(p) => p.propagate(b),
+            Propagator::Arrow(p) => p.propagate(b),
+            Propagator::Thermo(p) => p.propagate(b),
+            Propagator::Sandwich(p) => p.propagate(b),
+        }
+    }
+}
+
+/// Everything the search needs to know of a variant.
+pub(super) struct Model<'v> {
+    variant: &'v Variant,
+    cells: usize,
+    full: u16,
+    groups: Groups,
+    pairs: Pairs,
+    /// Each rule's propagator, with the cells it reads.
+    rules: Vec<(CellSet, Propagator)>,
+    /// Each cell's candidates before any propagation: givens and parity.
+    start: Vec<u16>,
+    /// How tied each cell is to others (peers, pairs, rules): the search's tie-break.
+    degree: Vec<u32>,
+}
+
+impl<'v> Model<'v> {
+    /// The model of a (well-formed) variant.
+    pub(super) fn new(variant: &'v Variant) -> Model<'v> {
+        let side = variant.side();
+        let cells = side * side;
+        let full = full_mask(side);
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for i in 0..side {
+            groups.push(line_cells(side, Line::Row(i)));
+            groups.push(line_cells(side, Line::Column(i)));
+            groups.push(
+                (0..cells)
+                    .filter(|&c| usize::from(variant.regions()[c]) == i)
+                    .collect(),
+            );
+        }
+        let mut apart = Vec::new();
+        let mut pairs = Pairs::default();
+        let mut rules = Vec::new();
+        let mut start = vec![full; cells];
+        let mut combos = HashMap::new();
+        let on_grid = |c: &usize| *c < cells;
+        for rule in variant.rules() {
+            groups.extend(distinct_groups(variant, rule));
+            match rule {
+                Rule::AntiKnight | Rule::AntiKing => {
+                    for cell in 0..cells {
+                        let (r, c) = ((cell / side) as isize, (cell % side) as isize);
+                        for &(dr, dc) in forbidden_steps(rule) {
+                            let (r2, c2) = (r + dr, c + dc);
+                            if (0..side as isize).contains(&r2) && (0..side as isize).contains(&c2)
+                            {
+                                apart.push((cell, r2 as usize * side + c2 as usize));
+                            }
+                        }
+                    }
+                }
+                Rule::NonConsecutive => {
+                    let t = pairs.add_table(pairs::table(side, Relation::Difference(1), false));
+                    for [a, b] in adjacent_pairs(side) {
+                        pairs.add(a, b, t);
+                    }
+                }
+                Rule::Negative { relation, except } => {
+                    let t = pairs.add_table(pairs::table(side, *relation, false));
+                    for [a, b] in adjacent_pairs(side) {
+                        let exempt = except
+                            .iter()
+                            .any(|&[x, y]| (x, y) == (a, b) || (x, y) == (b, a));
+                        if !exempt {
+                            pairs.add(a, b, t);
+                        }
+                    }
+                }
+                Rule::Pair {
+                    cells: [a, b],
+                    relation,
+                } if on_grid(a) && on_grid(b) => {
+                    let t = pairs.add_table(pairs::table(side, *relation, true));
+                    pairs.add(*a, *b, t);
+                }
+                Rule::Cage {
+                    cells: cage,
+                    sum: Some(sum),
+                } if cage.iter().all(on_grid) => {
+                    rules.push((
+                        cell_set(cage.iter().copied()),
+                        Propagator::Sum(Sum::cage(side, cage, *sum, &mut combos)),
+                    ));
+                }
+                Rule::LittleKiller { cells: line, sum } if line.iter().all(on_grid) => {
+                    rules.push((
+                        cell_set(line.iter().copied()),
+                        Propagator::Sum(Sum::little_killer(line, *sum)),
+                    ));
+                }
+                Rule::Arrow { circle, shaft }
+                    if circle.iter().chain(shaft).all(on_grid) && !circle.is_empty() =>
+                {
+                    rules.push((
+                        cell_set(circle.iter().chain(shaft).copied()),
+                        Propagator::Arrow(Arrow::new(circle, shaft)),
+                    ));
+                }
+                Rule::Thermometer(thermo) if thermo.iter().all(on_grid) => {
+                    rules.push((
+                        cell_set(thermo.iter().copied()),
+                        Propagator::Thermo(Thermo::new(thermo)),
+                    ));
+                }
+                Rule::Sandwich { line, sum } => {
+                    let cells = line_cells(side, *line);
+                    rules.push((
+                        cell_set(cells.iter().copied()),
+                        Propagator::Sandwich(Sandwich::new(cells, *sum, side)),
+                    ));
+                }
+                Rule::Parity { cell, even } => {
+                    if let Some(m) = start.get_mut(*cell) {
+                        *m &= (1..=side as u32)
+                            .filter(|v| (v % 2 == 0) == *even)
+                            .fold(0, |m, v| m | bit(v));
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (m, &g) in start.iter_mut().zip(variant.givens()) {
+            if g != 0 {
+                *m &= bit(u32::from(g));
+            }
+        }
+        // Keep only groups whose cells are on the grid (a well-formed variant has no other).
+        groups.retain(|g| g.iter().all(on_grid));
+        let groups = Groups::new(side, groups, apart);
+        for (_, rule) in &mut rules {
+            match rule {
+                Propagator::Sum(p) => p.set_blocks(&groups),
+                Propagator::Arrow(p) => p.set_blocks(&groups),
+                _ => {}
+            }
+        }
+        let mut degree: Vec<u32> = (0..cells).map(|c| groups.peer_count(c) as u32).collect();
+        for c in pairs.cells() {
+            degree[c] += 2;
+        }
+        for (set, _) in &rules {
+            for (c, d) in degree.iter_mut().enumerate() {
+                if has(set, c) {
+                    *d += 4;
+                }
+            }
+        }
+        Model {
+            variant,
+            cells,
+            full,
+            groups,
+            pairs,
+            rules,
+            start,
+            degree,
+        }
+    }
+
+    /// The variant modelled.
+    pub(super) fn variant(&self) -> &Variant {
+        self.variant
+    }
+
+    /// How tied `cell` is to other cells: more peers, pairs and rules, more to gain from a guess.
+    pub(super) fn degree(&self, cell: usize) -> u32 {
+        self.degree[cell]
+    }
+
+    /// The number of cells.
+    pub(super) fn cells(&self) -> usize {
+        self.cells
+    }
+
+    /// The board before propagation (givens and parity), or a dead end when a cell has no value.
+    pub(super) fn start(&self) -> Result<Board, Contradiction> {
+        let mut b = Board::new(self.cells, self.full);
+        for (cell, &m) in self.start.iter().enumerate() {
+            b.restrict(cell, m)?;
+        }
+        Ok(b)
+    }
+
+    /// Propagates every constraint until none removes a candidate: naked singles first, then
+    /// each group, pair and rule with a cell changed since it last looked.
+    pub(super) fn propagate(&self, b: &mut Board) -> Result<(), Contradiction> {
+        loop {
+            self.groups.singles(b)?;
+            let dirty = b.take_dirty();
+            if dirty.iter().all(|&w| w == 0) {
+                return Ok(());
+            }
+            self.groups.hidden(b, &dirty)?;
+            if !self.pairs.is_empty() {
+                self.pairs.propagate(b, &dirty)?;
+            }
+            for (cells, rule) in &self.rules {
+                if meets(cells, &dirty) {
+                    rule.propagate(b)?;
+                }
+            }
+        }
+    }
+}

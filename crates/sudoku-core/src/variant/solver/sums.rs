@@ -1,0 +1,373 @@
+//! Sums: killer cages, little killers and arrows. Each bounds its cells by the smallest and largest
+//! totals the other cells' candidates allow; a cage with a total (its values all different) also
+//! keeps only the values of some combination of distinct values that makes its total.
+
+use std::collections::HashMap;
+
+use super::board::{
+    Board, Contradiction, Groups, Step, bit, max_value, min_value, range_mask, values,
+};
+
+/// Keeps each of `cells` to the values that let their total land in `lo..=hi`, by the others'
+/// smallest and largest candidates (repeats allowed: a bound, not every combination).
+pub(super) fn bound(b: &mut Board, cells: &[usize], lo: i64, hi: i64) -> Step {
+    let (mut smin, mut smax) = (0i64, 0i64);
+    for &c in cells {
+        let m = b.get(c);
+        smin += i64::from(min_value(m));
+        smax += i64::from(max_value(m));
+    }
+    if smin > hi || smax < lo {
+        return Err(Contradiction);
+    }
+    let mut changed = false;
+    for &c in cells {
+        let m = b.get(c);
+        let (cmin, cmax) = (i64::from(min_value(m)), i64::from(max_value(m)));
+        // The bounds of the others, from totals taken before this pass's narrowing: looser, so sound.
+        let low = lo - (smax - cmax);
+        let high = hi - (smin - cmin);
+        changed |= b.restrict(c, range_mask(low, high))?;
+    }
+    Ok(changed)
+}
+
+/// The largest total [`support`] tracks exactly (its sets of totals are `u128` bitmasks).
+const MAX_EXACT: u32 = 127;
+
+/// The most cells a block of [`support`] may have: its assignments are enumerated, and more than
+/// two cost more than the guesses they save.
+pub(super) const MOST_IN_BLOCK: usize = 2;
+
+/// Whether the totals of `cells` all fit the exact sets of [`support`].
+fn exact_fits(b: &Board, cells: &[usize]) -> bool {
+    cells.iter().map(|&c| max_value(b.get(c))).sum::<u32>() <= MAX_EXACT
+}
+
+/// Calls `f` with each assignment of distinct values to `block` (from their candidates) and its
+/// total. Blocks have one or two cells ([`MOST_IN_BLOCK`]).
+#[inline]
+fn each_assignment(b: &Board, block: &[usize], mut f: impl FnMut(&[u32], u32)) {
+    debug_assert!(block.len() <= MOST_IN_BLOCK);
+    match *block {
+        [x] => {
+            for v in values(b.get(x)) {
+                f(&[v], v);
+            }
+        }
+        [x, y, ..] => {
+            let my = b.get(y);
+            for v in values(b.get(x)) {
+                for w in values(my & !bit(v)) {
+                    f(&[v, w], v + w);
+                }
+            }
+        }
+        [] => f(&[], 0),
+    }
+}
+
+/// The totals one block's distinct values can make, bit `t` for `t`.
+fn block_totals(b: &Board, block: &[usize]) -> u128 {
+    if let [x] = *block {
+        return u128::from(b.get(x)) << 1;
+    }
+    let mut totals = 0u128;
+    each_assignment(b, block, |_, t| totals |= 1u128 << t);
+    totals
+}
+
+/// The totals the blocks can make together, bit `t` for `t`.
+fn totals(b: &Board, blocks: &[Vec<usize>]) -> u128 {
+    blocks.iter().fold(1u128, |made, block| {
+        let mut next = 0u128;
+        let mut rest = block_totals(b, block);
+        while rest != 0 {
+            next |= made << rest.trailing_zeros();
+            rest &= rest - 1;
+        }
+        next
+    })
+}
+
+/// Keeps each cell of `blocks` to the values some assignment of the others completes to a total in
+/// `targets` (bit `t` for total `t`): exact for the sum with the cells of a block all different,
+/// values in different blocks free to repeat. The caller checks [`exact_fits`] first.
+fn support(b: &mut Board, blocks: &[Vec<usize>], targets: u128) -> Step {
+    let n = blocks.len();
+    // need[j]: the totals of the blocks before j that the blocks from j on can complete.
+    let mut stack = [0u128; 33];
+    let mut heap = Vec::new();
+    let need: &mut [u128] = if n < stack.len() {
+        &mut stack[..=n]
+    } else {
+        heap.resize(n + 1, 0);
+        &mut heap
+    };
+    need[n] = targets;
+    for j in (0..n).rev() {
+        let mut rest = block_totals(b, &blocks[j]);
+        let mut reach = 0u128;
+        while rest != 0 {
+            reach |= need[j + 1] >> rest.trailing_zeros();
+            rest &= rest - 1;
+        }
+        need[j] = reach;
+    }
+    if need[0] & 1 == 0 {
+        return Err(Contradiction);
+    }
+    // Forward: the totals the blocks before j can make; an assignment of block j stays if it takes
+    // one of them to a total the rest can complete.
+    let mut made = 1u128;
+    let mut changed = false;
+    for (j, block) in blocks.iter().enumerate() {
+        let mut keep = [0u16; MOST_IN_BLOCK];
+        let mut next = 0u128;
+        let after = need[j + 1];
+        each_assignment(b, block, |vals, t| {
+            if (made << t) & after != 0 {
+                for (k, &v) in keep.iter_mut().zip(vals) {
+                    *k |= bit(v);
+                }
+                next |= made << t;
+            }
+        });
+        for (&c, &k) in block.iter().zip(&keep) {
+            changed |= b.restrict(c, k)?;
+        }
+        made = next;
+    }
+    Ok(changed)
+}
+
+/// The sets of `count` distinct values 1 to `side` that add up to `total`, as masks: values chosen
+/// in increasing order, a branch dropped once its total overshoots.
+pub(super) fn combinations(side: usize, count: usize, total: u32) -> Vec<u16> {
+    fn extend(from: u32, side: u32, left: usize, total: u32, mask: u16, out: &mut Vec<u16>) {
+        if left == 0 {
+            if total == 0 {
+                out.push(mask);
+            }
+            return;
+        }
+        for v in from..=side {
+            if v > total {
+                break;
+            }
+            extend(v + 1, side, left - 1, total - v, mask | bit(v), out);
+        }
+    }
+    let mut out = Vec::new();
+    extend(1, side.min(16) as u32, count, total, 0, &mut out);
+    out
+}
+
+/// Cells whose values add up to a total: a cage's (distinct) or a little killer's (repeats allowed).
+pub(super) struct Sum {
+    cells: Vec<usize>,
+    /// The cells in blocks whose values differ, for the exact totals.
+    blocks: Vec<Vec<usize>>,
+    total: i64,
+    /// For a cage, every set of distinct values that makes the total.
+    combos: Option<Vec<u16>>,
+}
+
+impl Sum {
+    /// A killer cage with a total; `cache` shares combination tables between cages of one size
+    /// and total.
+    pub(super) fn cage(
+        side: usize,
+        cells: &[usize],
+        total: u32,
+        cache: &mut HashMap<(usize, u32), Vec<u16>>,
+    ) -> Sum {
+        let combos = cache
+            .entry((cells.len(), total))
+            .or_insert_with(|| combinations(side, cells.len(), total))
+            .clone();
+        Sum {
+            cells: cells.to_vec(),
+            blocks: cells.iter().map(|&c| vec![c]).collect(),
+            total: i64::from(total),
+            combos: Some(combos),
+        }
+    }
+
+    /// A little killer: a total, values may repeat.
+    pub(super) fn little_killer(cells: &[usize], total: u32) -> Sum {
+        Sum {
+            cells: cells.to_vec(),
+            blocks: cells.iter().map(|&c| vec![c]).collect(),
+            total: i64::from(total),
+            combos: None,
+        }
+    }
+
+    /// Splits the cells into blocks that must all differ, by `groups` (a cage's combinations
+    /// already know its cells differ: it has no use for them).
+    pub(super) fn set_blocks(&mut self, groups: &Groups) {
+        if self.combos.is_none() {
+            self.blocks = groups.cliques(&self.cells, MOST_IN_BLOCK);
+        }
+    }
+
+    /// Narrows the cells' candidates.
+    pub(super) fn propagate(&self, b: &mut Board) -> Step {
+        let mut changed = false;
+        if let Some(combos) = &self.combos {
+            let union = self.cells.iter().fold(0, |u, &c| u | b.get(c));
+            // A combination stays if each of its values has a cell that can take it and each cell
+            // a value of it.
+            let (allowed, required) = combos
+                .iter()
+                .filter(|&&combo| {
+                    combo & !union == 0 && self.cells.iter().all(|&c| b.get(c) & combo != 0)
+                })
+                .fold((0, u16::MAX), |(a, r), &combo| (a | combo, r & combo));
+            if allowed == 0 {
+                return Err(Contradiction);
+            }
+            for &c in &self.cells {
+                changed |= b.restrict(c, allowed)?;
+            }
+            // A value every remaining combination holds, with one cell left that can take it.
+            for v in values(required) {
+                let mut holders = self.cells.iter().filter(|&&c| b.get(c) & bit(v) != 0);
+                match (holders.next(), holders.next()) {
+                    (None, _) => return Err(Contradiction),
+                    (Some(&c), None) => changed |= b.restrict(c, bit(v))?,
+                    _ => {}
+                }
+            }
+        }
+        if self.combos.is_none() && self.total <= i64::from(MAX_EXACT) && exact_fits(b, &self.cells)
+        {
+            changed |= support(b, &self.blocks, 1u128 << self.total)?;
+        } else {
+            changed |= bound(b, &self.cells, self.total, self.total)?;
+        }
+        Ok(changed)
+    }
+}
+
+/// An arrow: the shaft adds up to the number its circle (one or two cells) spells.
+pub(super) struct Arrow {
+    circle: Vec<usize>,
+    shaft: Vec<usize>,
+    /// The shaft in blocks whose values differ, for the exact totals.
+    blocks: Vec<Vec<usize>>,
+}
+
+impl Arrow {
+    /// The arrow of these cells.
+    pub(super) fn new(circle: &[usize], shaft: &[usize]) -> Arrow {
+        Arrow {
+            circle: circle.to_vec(),
+            shaft: shaft.to_vec(),
+            blocks: shaft.iter().map(|&c| vec![c]).collect(),
+        }
+    }
+
+    /// Splits the shaft into blocks that must all differ, by `groups`.
+    pub(super) fn set_blocks(&mut self, groups: &Groups) {
+        self.blocks = groups.cliques(&self.shaft, MOST_IN_BLOCK);
+    }
+
+    /// Narrows the circle to the numbers the shaft can total, and the shaft to the totals the
+    /// circle can show.
+    pub(super) fn propagate(&self, b: &mut Board) -> Step {
+        let (mut smin, mut smax) = (0i64, 0i64);
+        for &c in &self.shaft {
+            let m = b.get(c);
+            smin += i64::from(min_value(m));
+            smax += i64::from(max_value(m));
+        }
+        let mut changed = false;
+        let fits = |n: i64| (smin..=smax).contains(&n);
+        match *self.circle.as_slice() {
+            [c] => {
+                changed |= b.restrict(c, range_mask(smin, smax))?;
+            }
+            [hi, lo] => {
+                let (mh, ml) = (b.get(hi), b.get(lo));
+                let number = |h: u32, l: u32| i64::from(h) * 10 + i64::from(l);
+                let keep_hi = values(mh)
+                    .filter(|&h| values(ml).any(|l| fits(number(h, l))))
+                    .fold(0, |m, h| m | bit(h));
+                let keep_lo = values(ml)
+                    .filter(|&l| values(mh).any(|h| fits(number(h, l))))
+                    .fold(0, |m, l| m | bit(l));
+                changed |= b.restrict(hi, keep_hi)?;
+                changed |= b.restrict(lo, keep_lo)?;
+            }
+            _ => {}
+        }
+        if exact_fits(b, &self.shaft) {
+            // Exact: the circle keeps the numbers the shaft can total, the shaft the values that
+            // complete to a number the circle can show.
+            let made = totals(b, &self.blocks);
+            let shown = |n: u32| n <= MAX_EXACT && made & (1u128 << n) != 0;
+            let mut targets = 0u128;
+            match *self.circle.as_slice() {
+                [c] => {
+                    let keep = values(b.get(c))
+                        .filter(|&v| shown(v))
+                        .fold(0, |m, v| m | bit(v));
+                    changed |= b.restrict(c, keep)?;
+                    targets = values(b.get(c)).fold(0, |t, v| t | 1u128 << v);
+                }
+                [hi, lo] => {
+                    let (mh, ml) = (b.get(hi), b.get(lo));
+                    let (mut keep_hi, mut keep_lo) = (0, 0);
+                    for h in values(mh) {
+                        for l in values(ml) {
+                            if shown(h * 10 + l) {
+                                keep_hi |= bit(h);
+                                keep_lo |= bit(l);
+                                targets |= 1u128 << (h * 10 + l);
+                            }
+                        }
+                    }
+                    changed |= b.restrict(hi, keep_hi)?;
+                    changed |= b.restrict(lo, keep_lo)?;
+                }
+                _ => targets = u128::MAX,
+            }
+            changed |= support(b, &self.blocks, targets)?;
+            return Ok(changed);
+        }
+        let spell = |pick: fn(u16) -> u32| {
+            self.circle
+                .iter()
+                .fold(0i64, |n, &c| n * 10 + i64::from(pick(b.get(c))))
+        };
+        let (tmin, tmax) = (spell(min_value), spell(max_value));
+        changed |= bound(b, &self.shaft, tmin, tmax)?;
+        Ok(changed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_are_every_set_of_distinct_values_with_the_total() {
+        for side in [1, 4, 6, 9, 12] {
+            for count in 0..=side {
+                for total in 0..=side * (side + 1) / 2 + 1 {
+                    let mut expected: Vec<u16> = (0u32..1 << side)
+                        .filter(|m| m.count_ones() as usize == count)
+                        .filter(|&m| values(m as u16).sum::<u32>() == total as u32)
+                        .map(|m| m as u16)
+                        .collect();
+                    let mut found = combinations(side, count, total as u32);
+                    expected.sort_unstable();
+                    found.sort_unstable();
+                    assert_eq!(found, expected, "side {side}, {count} cells, total {total}");
+                }
+            }
+        }
+    }
+}
