@@ -16,6 +16,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .file_descriptor_set();
     let out = PathBuf::from(std::env::var("OUT_DIR")?);
     std::fs::write(out.join("sudoku_descriptor.bin"), fds.encode_to_vec())?;
-    tonic_prost_build::configure().compile_fds(fds)?;
+    tonic_prost_build::configure()
+        // The typed rules are large and usually absent: boxed, they keep every request (and each
+        // SolveBatch item queued in the pool) small.
+        .boxed(".sudoku.v1.SolveRequest.rules")
+        .boxed(".sudoku.v1.SolveBatchRequest.rules")
+        .compile_fds(fds)?;
     Ok(())
 }

@@ -7,9 +7,10 @@
 # copy's key, an unreadable puzzle), health, and SolveBatch streaming a file of
 # puzzles through `-d @` (one response per puzzle, ids and indexes in order, valid solutions, a bad
 # item answered in place). Also checks /metrics counted those calls, the Docker HEALTHCHECK command,
-# and graceful shutdown on SIGTERM. Also Grade (the classic puzzle's path in words, replayed to its
-# solution) and Hint (the next step, and a wrong entry answered as a mistake). Generate (20 HARD
-# symmetric puzzles, the same 20 again from the same seed; rotate-90 on 6x6 refused).
+# and graceful shutdown on SIGTERM. Also a killer from f-puzzles through Solve and TrueCandidates.
+# Also Grade (the classic puzzle's path in words, replayed to its solution) and Hint (the next step,
+# and a wrong entry answered as a mistake). Generate (20 HARD symmetric puzzles, the same 20 again
+# from the same seed; rotate-90 on 6x6 refused).
 #
 # The commands of the readable part are recorded with their output in target/e2e/grpcurl-session.txt
 # (address shown as 127.0.0.1:50051, the default) for the README.
@@ -63,6 +64,7 @@ session "grpcurl -plaintext 127.0.0.1:50051 list sudoku.v1.SudokuService"
 expect_ok "list service"
 expect_contains "list service" "sudoku.v1.SudokuService.Solve"
 expect_contains "list service" "sudoku.v1.SudokuService.SolveBatch"
+expect_contains "list service" "sudoku.v1.SudokuService.TrueCandidates"
 
 session "grpcurl -plaintext 127.0.0.1:50051 describe sudoku.v1.SudokuService"
 expect_ok describe
@@ -103,6 +105,18 @@ expect_ok "Solve 16x16 numbers"
 session "grpcurl -plaintext -d @ 127.0.0.1:50051 sudoku.v1.SudokuService/Solve < twenty-five.json"
 expect_ok "Solve 25x25"
 "${CHECK[@]}" sized "$SESSION_DIR/twenty-five.json" <<<"$OUT" >&2
+
+# A variant: a killer from f-puzzles, as its LZ-String base64 (what follows `?load=` in a link),
+# answered like any Solve; then the same puzzle's true candidates, each cell its one symbol.
+KILLER_SOLUTION="534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+printf '{"fpuzzles": "%s"}\n' "$(tr -d '\n' <"$ROOT/tests/data/variants/killer.b64")" >"$SESSION_DIR/killer-request.json"
+session "grpcurl -plaintext -d @ 127.0.0.1:50051 sudoku.v1.SudokuService/Solve < killer-request.json"
+expect_ok "Solve f-puzzles killer"
+expect_contains "Solve f-puzzles killer" "VERDICT_UNIQUE"
+expect_contains "Solve f-puzzles killer" "\"solution\": \"$KILLER_SOLUTION\""
+session "grpcurl -plaintext -d @ 127.0.0.1:50051 sudoku.v1.SudokuService/TrueCandidates < killer-request.json"
+expect_ok "TrueCandidates f-puzzles killer"
+expect_contains "TrueCandidates f-puzzles killer" "VERDICT_UNIQUE"
 
 # An unknown symbol in a 4x4: the message names the character and its cell.
 session "grpcurl -plaintext -d '{\"puzzle\": \"12.. ..5. .... ....\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Solve"

@@ -49,9 +49,18 @@ enum Command {
     #[command(
         after_help = "Examples:\n  sudoku-grpc solve puzzles.txt > solutions.txt\n  \
                             echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 \
-                            | sudoku-grpc solve"
+                            | sudoku-grpc solve\n  \
+                            sudoku-grpc solve --fpuzzles tests/data/variants/killer.json"
     )]
     Solve(local::SolveArgs),
+
+    /// The true candidates of one puzzle locally, without a server: the verdict, then a line per
+    /// row with each cell's candidates (the symbols some solution puts there), separated by spaces.
+    /// A classic puzzle, or an f-puzzles variant with --fpuzzles.
+    #[command(after_help = "Examples:\n  sudoku-grpc true-candidates \
+                            53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n  \
+                            sudoku-grpc true-candidates --fpuzzles tests/data/variants/jigsaw.json")]
+    TrueCandidates(local::TrueCandidatesArgs),
 
     /// Print each puzzle's canonical (min-lex) key locally, without a server: one puzzle per line in,
     /// `<key> <transform>` per line out (see `sudoku.v1.CanonicalizeResponse` for the transform's
@@ -114,6 +123,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(args) => run_async(serve::run(args)),
         Command::Solve(args) => local::solve(&args),
+        Command::TrueCandidates(args) => local::true_candidates(&args),
         Command::Canon(args) => local::canon(&args),
         Command::Bench(args) => bench::run_command(args),
         Command::Generate(args) => generate::run_local(&args),

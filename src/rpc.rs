@@ -9,6 +9,7 @@ mod grade;
 mod hint;
 mod solve;
 mod solve_batch;
+mod true_candidates;
 
 pub use error::RpcError;
 
@@ -32,6 +33,7 @@ use crate::proto::sudoku_service_server::SudokuService;
 use crate::proto::{
     CanonicalizeRequest, CanonicalizeResponse, GenerateRequest, GradeRequest, GradeResponse,
     HintRequest, HintResponse, SolveBatchRequest, SolveRequest, SolveResponse,
+    TrueCandidatesResponse,
 };
 use solve_batch::BatchItem;
 
@@ -231,5 +233,12 @@ impl SudokuService for Sudoku {
         request: Request<CanonicalizeRequest>,
     ) -> Result<Response<CanonicalizeResponse>, Status> {
         canonicalize::canonicalize(self, request).await
+    }
+
+    async fn true_candidates(
+        &self,
+        request: Request<SolveRequest>,
+    ) -> Result<Response<TrueCandidatesResponse>, Status> {
+        true_candidates::true_candidates(self, request).await
     }
 }

@@ -7,6 +7,7 @@
     python clients/python/solve.py --server dns:///sudoku-grpc-headless.default.svc.cluster.local:50051 --batch -
     python clients/python/solve.py --grade PUZZLE       # or --hint PUZZLE, --canonicalize PUZZLE
     python clients/python/solve.py --generate 5         # five fresh puzzles, streamed
+    python clients/python/solve.py --fpuzzles tests/data/variants/killer.json   # or its base64, or a link
 
 The stubs are built from proto/ when the script starts (grpc.protos_and_services, from grpcio-tools),
 so nothing generated is checked in; `--proto-dir` points at another copy of the proto folder. A `dns:///`
@@ -60,13 +61,22 @@ def main(argv=None):
     rpc.add_argument("--hint", action="store_true", help="the next step for PUZZLE")
     rpc.add_argument("--canonicalize", action="store_true", help="the min-lex form of PUZZLE")
     rpc.add_argument("--generate", type=int, metavar="COUNT", help="generate COUNT fresh puzzles")
+    parser.add_argument(
+        "--fpuzzles",
+        metavar="FILE|TEXT",
+        help="solve a variant from f-puzzles: a file holding its JSON, base64 or link, or that text",
+    )
     parser.add_argument("--skip-uniqueness-check", action="store_true", help="stop at the first solution")
     parser.add_argument("--gzip", action="store_true", help="compress requests with gzip")
     parser.add_argument("--timeout", type=float, default=60.0, help="deadline in seconds (default: %(default)s)")
     parser.add_argument("--proto-dir", type=pathlib.Path, default=DEFAULT_PROTO_DIR, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if (args.puzzle is None) == (args.batch is None) and args.generate is None:
-        parser.error("give either a PUZZLE or --batch FILE")
+    if args.fpuzzles is not None:
+        path = pathlib.Path(args.fpuzzles)
+        args.fpuzzles = path.read_text(encoding="utf-8").strip() if path.is_file() else args.fpuzzles
+    chosen = [args.puzzle is not None, args.batch is not None, args.fpuzzles is not None]
+    if sum(chosen) != 1 and args.generate is None:
+        parser.error("give either a PUZZLE, --fpuzzles FILE|TEXT or --batch FILE")
 
     pb, rpc = load_stubs(args.proto_dir)
     compression = grpc.Compression.Gzip if args.gzip else grpc.Compression.NoCompression
@@ -91,9 +101,13 @@ def main(argv=None):
                 reply = stub.Canonicalize(pb.CanonicalizeRequest(puzzle=args.puzzle), timeout=args.timeout)
                 print(reply.canonical, reply.transform)
                 return 0
-            if args.puzzle is not None:
+            if args.puzzle is not None or args.fpuzzles is not None:
                 reply = stub.Solve(
-                    pb.SolveRequest(puzzle=args.puzzle, skip_uniqueness_check=args.skip_uniqueness_check),
+                    pb.SolveRequest(
+                        puzzle=args.puzzle or "",
+                        fpuzzles=args.fpuzzles or "",
+                        skip_uniqueness_check=args.skip_uniqueness_check,
+                    ),
                     timeout=args.timeout,
                 )
                 print(pb.Verdict.Name(reply.verdict), reply.solution)

@@ -34,7 +34,10 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
     sudoku-grpc client canon puzzles.txt > keys.txt\n  \
     sudoku-grpc client --server http://a:50051 --server http://b:50051 batch puzzles.txt\n  \
     sudoku-grpc client --server http://sudoku-headless.default.svc:50051 batch - < puzzles.txt\n  \
-    sudoku-grpc client generate --count 1000 --seed 7 --symmetry rotate-180 --minimal")]
+    sudoku-grpc client generate --count 1000 --seed 7 --symmetry rotate-180 --minimal\n  \
+    sudoku-grpc client solve --fpuzzles tests/data/variants/killer.json\n  \
+    sudoku-grpc client true-candidates --fpuzzles 'https://f-puzzles.com/?load=N4Ig...'\n  \
+    sudoku-grpc client batch --fpuzzles fpuzzles-lines.txt")]
 pub struct Args {
     /// The server: a URL, or `HOST:PORT` for plain HTTP/2. Repeat (or separate with commas) to spread
     /// a batch over several servers, which also carry on when one goes away; a host name with several
@@ -129,6 +132,10 @@ pub enum Command {
     Grade(GradeArgs),
     /// Ask the server's Hint call for the next step of a player's board.
     Hint(HintArgs),
+    /// Ask the server's TrueCandidates call for each cell's candidates (the symbols some solution
+    /// puts there) of a classic puzzle or, with --fpuzzles, a variant: the verdict, then a line per
+    /// row, cells separated by spaces, as the local `true-candidates` prints them.
+    TrueCandidates(SolveArgs),
 }
 
 /// Arguments of `client canon`.
@@ -158,12 +165,17 @@ pub struct HintArgs {
     pub progress: String,
 }
 
-/// Arguments of `client solve`.
+/// Arguments of `client solve` and `client true-candidates`.
 #[derive(Debug, clap::Args)]
 pub struct SolveArgs {
     /// The puzzle: its cells in row-major order (81 for a 9x9; any size from 4x4 to 25x25), `1`-`9`
     /// then `A`... for givens, `.` or `0` for blanks; or numbers from 1 to N, separated.
-    pub puzzle: String,
+    #[arg(required_unless_present = "fpuzzles")]
+    pub puzzle: Option<String>,
+    /// A variant puzzle from f-puzzles instead: a file holding its JSON, base64 or link, or that
+    /// text itself.
+    #[arg(long, value_name = "FILE|URL", conflicts_with = "puzzle")]
+    pub fpuzzles: Option<String>,
     /// Stop at the first solution instead of proving it is the only one.
     #[arg(long)]
     pub skip_uniqueness_check: bool,
@@ -185,6 +197,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             Command::Generate(generate) => generate_lines(&args, generate).await,
             Command::Grade(grade) => grade_one(&args, grade).await,
             Command::Hint(hint) => hint_one(&args, hint).await,
+            Command::TrueCandidates(solve) => true_candidates_one(&args, solve).await,
         }
     };
     match args.timeout {
@@ -433,16 +446,28 @@ fn refused(url: &str, call: &str, what: &str, status: &tonic::Status) -> anyhow:
     Err(anyhow!("{url}: {call} failed: {}", describe(status)))
 }
 
-async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let servers = Servers::new(args).await?;
-    let request = SolveRequest {
-        puzzle: solve.puzzle.clone(),
+/// The Solve (or TrueCandidates) request of `client solve`'s arguments.
+fn solve_request(solve: &SolveArgs) -> anyhow::Result<SolveRequest> {
+    let fpuzzles = match &solve.fpuzzles {
+        Some(value) => input::fpuzzles_text(value)?,
+        None => String::new(),
+    };
+    let (box_rows, box_cols) = solve.format.box_rows_cols();
+    Ok(SolveRequest {
+        puzzle: solve.puzzle.clone().unwrap_or_default(),
         skip_uniqueness_check: solve.skip_uniqueness_check,
         max_guesses: solve.max_guesses,
-        box_rows: solve.format.box_rows_cols().0,
-        box_cols: solve.format.box_rows_cols().1,
+        box_rows,
+        box_cols,
         symbols: solve.format.symbols.clone(),
-    };
+        fpuzzles,
+        ..Default::default()
+    })
+}
+
+async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
+    let servers = Servers::new(args).await?;
+    let request = solve_request(solve)?;
     let (url, answer) = servers
         .call(args, request, |mut client, request| async move {
             client.solve(request).await
@@ -455,6 +480,26 @@ async fn solve_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(status) => refused(url, "Solve", "puzzle", &status),
+    }
+}
+
+async fn true_candidates_one(args: &Args, solve: &SolveArgs) -> anyhow::Result<ExitCode> {
+    let servers = Servers::new(args).await?;
+    let request = solve_request(solve)?;
+    let (url, answer) = servers
+        .call(args, request, |mut client, request| async move {
+            client.true_candidates(request).await
+        })
+        .await?;
+    match answer {
+        Ok(answer) => {
+            let mut out = std::io::stdout().lock();
+            for line in output::candidates_lines(answer.verdict(), &answer.cells) {
+                writeln!(out, "{line}")?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(status) => refused(url, "TrueCandidates", "puzzle", &status),
     }
 }
 

@@ -95,6 +95,16 @@ pub async fn open_async(
     }
 }
 
+/// The value of an `--fpuzzles` flag as text: the file it names when one exists at that path,
+/// otherwise the value itself (JSON, its LZ-String base64, or an f-puzzles link).
+pub fn fpuzzles_text(value: &str) -> anyhow::Result<String> {
+    let path = Path::new(value);
+    if path.is_file() {
+        return read_text(path);
+    }
+    Ok(value.to_owned())
+}
+
 /// The puzzles of an async input, a line at a time, each line at most [`MAX_LINE_BYTES`]; blank and
 /// `#` lines are skipped. A line that is not UTF-8 is read lossily, for the server to name what is
 /// wrong with it.

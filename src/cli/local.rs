@@ -12,6 +12,7 @@ use sudoku_core::hint::{self, Hint};
 use sudoku_core::solver::{self, Mode, Verdict};
 use sudoku_core::symbols::Symbols;
 use sudoku_core::text::Format;
+use sudoku_core::variant;
 use sudoku_grpc::proto::{Technique, Verdict as WireVerdict};
 use sudoku_grpc::wire;
 
@@ -24,6 +25,10 @@ use super::output::{self, Tally};
 pub struct SolveArgs {
     /// File of puzzles, one per line; `-` or nothing for stdin.
     pub file: Option<PathBuf>,
+    /// Solve one variant puzzle from f-puzzles instead: a file holding its JSON, base64 or link, or
+    /// that text itself.
+    #[arg(long, value_name = "FILE|URL", conflicts_with = "file")]
+    pub fpuzzles: Option<String>,
     /// Stop at the first solution instead of proving it is the only one.
     #[arg(long)]
     pub skip_uniqueness_check: bool,
@@ -31,6 +36,24 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 100_000_000)]
     pub max_guesses: u64,
     /// Every puzzle's shape and alphabet.
+    #[command(flatten)]
+    pub format: FormatArgs,
+}
+
+/// Arguments of the `true-candidates` command.
+#[derive(Debug, clap::Args)]
+pub struct TrueCandidatesArgs {
+    /// The puzzle: its cells in row-major order, as `solve` reads them.
+    #[arg(required_unless_present = "fpuzzles")]
+    pub puzzle: Option<String>,
+    /// A variant puzzle from f-puzzles instead: a file holding its JSON, base64 or link, or that
+    /// text itself.
+    #[arg(long, value_name = "FILE|URL", conflicts_with = "puzzle")]
+    pub fpuzzles: Option<String>,
+    /// The most guesses before giving up with `limit_reached`.
+    #[arg(long, default_value_t = 100_000_000)]
+    pub max_guesses: u64,
+    /// The grid's shape and alphabet.
     #[command(flatten)]
     pub format: FormatArgs,
 }
@@ -65,6 +88,9 @@ pub struct HintArgs {
 /// The `solve` command: one answer line per puzzle line, and a summary by verdict on stderr; exit 1
 /// if any line was invalid.
 pub fn solve(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    if let Some(fpuzzles) = &args.fpuzzles {
+        return solve_fpuzzles(args, fpuzzles);
+    }
     let mut input = input::open(args.file.as_deref())?;
     let mode = if args.skip_uniqueness_check {
         Mode::FirstSolution
@@ -106,6 +132,88 @@ pub fn solve(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `solve --fpuzzles`: one variant, one answer line, the same as `client solve --fpuzzles` prints;
+/// exit 1 if it is invalid.
+fn solve_fpuzzles(args: &SolveArgs, value: &str) -> anyhow::Result<ExitCode> {
+    let mode = if args.skip_uniqueness_check {
+        Mode::FirstSolution
+    } else {
+        Mode::ProveUnique
+    };
+    let read = match read_fpuzzles(value, &args.format)? {
+        Ok(read) => read,
+        Err(invalid) => {
+            println!("{invalid}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let options = solver::Options {
+        mode,
+        max_guesses: Some(args.max_guesses),
+        cancel: None,
+    };
+    let outcome = variant::solve(&read.variant, &options);
+    let solution = outcome
+        .solution
+        .map(|values| read.alphabet.write(&values))
+        .unwrap_or_default();
+    let (line, _) = output::answer_line(outcome.verdict.into(), &solution, "");
+    println!("{line}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The variant an `--fpuzzles` value holds, or its `invalid <why>` line; `--box` does not go with
+/// it (the regions are the puzzle's).
+fn read_fpuzzles(
+    value: &str,
+    format: &FormatArgs,
+) -> anyhow::Result<Result<wire::VariantRead, String>> {
+    if format.box_shape.is_some() {
+        anyhow::bail!("--box is for classic puzzles; an f-puzzles puzzle has its own regions");
+    }
+    let text = input::fpuzzles_text(value)?;
+    Ok(wire::fpuzzles_variant(&text, &format.symbols).map_err(output::invalid_line))
+}
+
+/// The `true-candidates` command: for a classic puzzle or an f-puzzles variant, the verdict and
+/// each cell's candidates, a row a line, as `client true-candidates` prints them; exit 1 if the
+/// puzzle is invalid.
+pub fn true_candidates(args: &TrueCandidatesArgs) -> anyhow::Result<ExitCode> {
+    let read = match (&args.fpuzzles, &args.puzzle) {
+        (Some(value), _) => read_fpuzzles(value, &args.format)?,
+        (None, puzzle) => {
+            let (box_rows, box_cols) = args.format.box_rows_cols();
+            let puzzle = puzzle.as_deref().unwrap_or_default();
+            wire::read_puzzle(puzzle, box_rows, box_cols, &args.format.symbols)
+                .map_err(output::invalid_line)
+                .and_then(|read| wire::classic_variant(&read).map_err(output::invalid_line))
+        }
+    };
+    let read = match read {
+        Ok(read) => read,
+        Err(invalid) => {
+            println!("{invalid}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let options = solver::Options {
+        mode: Mode::ProveUnique,
+        max_guesses: Some(args.max_guesses),
+        cancel: None,
+    };
+    let found = variant::true_candidates(&read.variant, &options);
+    let complete = matches!(found.verdict, Verdict::Unique | Verdict::Multiple);
+    let cells: Vec<String> = match found.cells {
+        Some(cells) if complete => cells.iter().map(|&m| read.alphabet.write_mask(m)).collect(),
+        _ => Vec::new(),
+    };
+    let mut out = std::io::stdout().lock();
+    for line in output::candidates_lines(found.verdict.into(), &cells) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The answer line for one puzzle line, and its kind for the summary: the same format as

@@ -61,6 +61,16 @@ pub fn answer_kind(verdict: Verdict) -> &'static str {
     }
 }
 
+/// The lines of a puzzle's true candidates: its verdict as one word, then for a puzzle with a
+/// solution one line per row, each cell's candidates (the symbols some solution puts there)
+/// separated by spaces: `unique`, then `5 3 4 6 7 8 9 1 2`...; `multiple`, then `... 13 ...`.
+pub fn candidates_lines(verdict: Verdict, cells: &[String]) -> Vec<String> {
+    let side = cells.len().isqrt().max(1);
+    std::iter::once(verdict_word(verdict))
+        .chain(cells.chunks(side).map(|row| row.join(" ")))
+        .collect()
+}
+
 /// The line of an input line that is not a puzzle: `invalid <what is wrong and where>`.
 pub fn invalid_line(why: impl Display) -> String {
     format!("invalid {why}")

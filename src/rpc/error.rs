@@ -8,7 +8,7 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::pool::QueueFull;
-use crate::wire::{self, BadField};
+use crate::wire::{self, BadField, InputError, VariantInputError};
 
 /// Why a call, or one SolveBatch item, got no answer. Only [`Status::from`] turns these into
 /// statuses.
@@ -20,6 +20,9 @@ pub enum RpcError {
     /// Another field of the request is at fault.
     #[error(transparent)]
     BadField(#[from] BadField),
+    /// The request's variant (its f-puzzles text, rules or givens) is at fault.
+    #[error(transparent)]
+    Variant(#[from] VariantInputError),
     /// Every place in the queue for a solver is taken.
     #[error(
         "the server is at capacity: {} Solve calls already wait for a solver \
@@ -45,7 +48,9 @@ impl RpcError {
     /// The gRPC status code that tells a client what happened.
     pub fn code(&self) -> Code {
         match self {
-            RpcError::Puzzle(_) | RpcError::BadField(_) => Code::InvalidArgument,
+            RpcError::Puzzle(_) | RpcError::BadField(_) | RpcError::Variant(_) => {
+                Code::InvalidArgument
+            }
             RpcError::Overloaded(_) | RpcError::QueueTimeout(_) => Code::ResourceExhausted,
             RpcError::DeadlineExceeded => Code::DeadlineExceeded,
             RpcError::Draining(_) => Code::Unavailable,
@@ -60,6 +65,15 @@ impl From<ParseError> for RpcError {
     }
 }
 
+impl From<InputError> for RpcError {
+    fn from(err: InputError) -> RpcError {
+        match err {
+            InputError::Puzzle(e) => RpcError::Puzzle(e),
+            InputError::Variant(e) => RpcError::Variant(e),
+        }
+    }
+}
+
 impl From<GradeError> for RpcError {
     fn from(err: GradeError) -> RpcError {
         match err {
@@ -70,13 +84,14 @@ impl From<GradeError> for RpcError {
 }
 
 /// A bad request also carries `google.rpc.BadRequest` details naming the field at fault
-/// (`puzzle`, `box_rows`, `symbols`...), for clients that read rich errors.
+/// (`puzzle`, `box_rows`, `symbols`, `fpuzzles`, `rules`...), for clients that read rich errors.
 impl From<RpcError> for Status {
     fn from(err: RpcError) -> Status {
         let (code, message) = (err.code(), err.to_string());
         let field = match &err {
             RpcError::Puzzle(e) => wire::faulty_field(e),
             RpcError::BadField(e) => e.field,
+            RpcError::Variant(e) => e.field(),
             _ => return Status::new(code, message),
         };
         Status::with_error_details(

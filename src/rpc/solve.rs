@@ -1,19 +1,20 @@
-//! Solve: one puzzle, solved on the pool in the shape and alphabet its request states; and the solve
-//! itself, which SolveBatch's items share.
+//! Solve: one puzzle, classic or variant, solved on the pool in the shape and alphabet its request
+//! states; and the solve itself, which SolveBatch's items share.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use sudoku_core::grid::Shape;
-use sudoku_core::solver::{self, Mode, Outcome, Verdict};
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{self, Mode, Verdict};
 use sudoku_core::symbols::Symbols;
 use sudoku_core::text::Read;
+use sudoku_core::variant;
 use tonic::{Request, Response, Status};
 
 use super::{RpcError, Sudoku};
 use crate::metrics::Metrics;
 use crate::proto::{self, SolveRequest, SolveResponse, SolveStats};
-use crate::wire::PuzzleRequest;
+use crate::wire::{Alphabet, Input, SolveInput, VariantRead};
 
 /// How one puzzle should be solved: the request's options, made safe.
 #[derive(Clone, Copy, Debug)]
@@ -34,15 +35,42 @@ impl Job {
             max_guesses: service.max_guesses(max_guesses),
         }
     }
+
+    /// The solver's options for this job, polling `cancel`.
+    pub(super) fn options(self, cancel: &AtomicBool) -> solver::Options<'_> {
+        solver::Options {
+            mode: self.mode,
+            max_guesses: Some(self.max_guesses),
+            cancel: Some(cancel),
+        }
+    }
 }
 
-/// A solved puzzle and what it cost, with the shape and alphabet its answer is given in.
+/// A solved puzzle and what it cost, with what its answer is written in.
 #[derive(Debug)]
 pub(super) struct Solved {
-    pub(super) outcome: Outcome,
+    /// What the solver established.
+    pub(super) verdict: Verdict,
+    guesses: u64,
     elapsed: Duration,
-    shape: Shape,
-    symbols: Symbols,
+    solution: Solution,
+    /// The grid's boxes as the answer states them (0 and 0 for a variant without boxes).
+    boxes: (u32, u32),
+}
+
+/// A solution, if one was found, and the symbols to write it in.
+#[derive(Debug)]
+enum Solution {
+    /// A classic grid, in the request's alphabet.
+    Classic {
+        grid: Option<Grid>,
+        symbols: Symbols,
+    },
+    /// A variant's values, row-major.
+    Variant {
+        values: Option<Vec<u8>>,
+        alphabet: Alphabet,
+    },
 }
 
 /// Solves one unary call's puzzle.
@@ -54,16 +82,16 @@ pub(super) async fn solve(
     let request = request.into_inner();
     let job = Job::new(service, request.skip_uniqueness_check, request.max_guesses);
     let metrics = service.metrics.clone();
-    let read = request
-        .read()
+    let input = request
+        .input()
         .inspect_err(|_| metrics.puzzle(proto::Verdict::Invalid.as_str_name()))
         .map_err(RpcError::from)?;
     let solved = service
         .run_unary(deadline, move |stop| {
-            let result = solve_guarded(&read, job, stop, &metrics);
+            let result = solve_input(&input, job, stop, &metrics);
             let verdict = match &result {
-                Ok(solved) if solved.outcome.verdict == Verdict::Cancelled => return None,
-                Ok(solved) => proto::Verdict::from(solved.outcome.verdict),
+                Ok(solved) if solved.verdict == Verdict::Cancelled => return None,
+                Ok(solved) => proto::Verdict::from(solved.verdict),
                 Err(_) => proto::Verdict::Unspecified,
             };
             metrics.puzzle(verdict.as_str_name());
@@ -75,6 +103,19 @@ pub(super) async fn solve(
     Ok(Response::new(answer))
 }
 
+/// Solves a classic puzzle or a variant, as [`solve_guarded`] or [`solve_variant_guarded`].
+pub(super) fn solve_input(
+    input: &Input,
+    job: Job,
+    cancel: &AtomicBool,
+    metrics: &Metrics,
+) -> Result<Solved, RpcError> {
+    match input {
+        Input::Classic(read) => solve_guarded(read, job, cancel, metrics),
+        Input::Variant(variant) => solve_variant_guarded(variant, job, cancel, metrics),
+    }
+}
+
 /// Runs the solver, timed, on the calling (worker) thread. A panic in the solver, which would be our
 /// bug, becomes an error for this one puzzle instead of taking others down with it.
 pub(super) fn solve_guarded(
@@ -83,11 +124,7 @@ pub(super) fn solve_guarded(
     cancel: &AtomicBool,
     metrics: &Metrics,
 ) -> Result<Solved, RpcError> {
-    let options = solver::Options {
-        mode: job.mode,
-        max_guesses: Some(job.max_guesses),
-        cancel: Some(cancel),
-    };
+    let options = job.options(cancel);
     let puzzle = &read.grid;
     let start = Instant::now();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -96,11 +133,44 @@ pub(super) fn solve_guarded(
     .map_err(|_| RpcError::Internal(format!("the solver failed on {puzzle}")))?;
     let elapsed = start.elapsed();
     metrics.solve_time(elapsed);
+    let shape = puzzle.shape();
     Ok(Solved {
-        outcome,
+        verdict: outcome.verdict,
+        guesses: outcome.stats.guesses,
         elapsed,
-        shape: puzzle.shape(),
-        symbols: read.symbols,
+        solution: Solution::Classic {
+            grid: outcome.solution,
+            symbols: read.symbols,
+        },
+        // At most 12 each.
+        boxes: (shape.box_rows() as u32, shape.box_cols() as u32),
+    })
+}
+
+/// [`solve_guarded`] for a variant: the variant solver, under the same budget, flag and guard.
+pub(super) fn solve_variant_guarded(
+    read: &VariantRead,
+    job: Job,
+    cancel: &AtomicBool,
+    metrics: &Metrics,
+) -> Result<Solved, RpcError> {
+    let options = job.options(cancel);
+    let start = Instant::now();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        variant::solve(&read.variant, &options)
+    }))
+    .map_err(|_| RpcError::Internal("the variant solver failed".into()))?;
+    let elapsed = start.elapsed();
+    metrics.solve_time(elapsed);
+    Ok(Solved {
+        verdict: outcome.verdict,
+        guesses: outcome.stats.guesses,
+        elapsed,
+        solution: Solution::Variant {
+            values: outcome.solution,
+            alphabet: read.alphabet,
+        },
+        boxes: read.boxes(),
     })
 }
 
@@ -109,24 +179,29 @@ impl Solved {
     /// `spare`'s buffer, with the shape as read.
     pub(super) fn into_response(self, spare: String) -> SolveResponse {
         let Solved {
-            outcome,
+            verdict,
+            guesses,
             elapsed,
-            shape,
-            symbols,
+            solution,
+            boxes: (box_rows, box_cols),
         } = self;
-        SolveResponse {
-            verdict: proto::Verdict::from(outcome.verdict).into(),
-            solution: outcome
-                .solution
+        let solution = match solution {
+            Solution::Classic { grid, symbols } => grid
                 .map(|grid| symbols.write_into(&grid, spare))
                 .unwrap_or_default(),
+            Solution::Variant { values, alphabet } => values
+                .map(|values| alphabet.write(&values))
+                .unwrap_or_default(),
+        };
+        SolveResponse {
+            verdict: proto::Verdict::from(verdict).into(),
+            solution,
             stats: Some(SolveStats {
-                guesses: outcome.stats.guesses,
+                guesses,
                 solve_time_ns: u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX),
             }),
-            // At most 12 each.
-            box_rows: shape.box_rows() as u32,
-            box_cols: shape.box_cols() as u32,
+            box_rows,
+            box_cols,
         }
     }
 }

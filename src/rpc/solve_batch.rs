@@ -13,13 +13,13 @@ use futures::stream::Stream;
 use sudoku_core::solver::Verdict;
 use tonic::{Request, Response, Status, Streaming};
 
-use super::solve::{Job, Solved, solve_guarded};
+use super::solve::{Job, Solved, solve_input};
 use super::{RpcError, Sudoku};
 use crate::layer::normalize_request_error;
 use crate::metrics::Metrics;
 use crate::pool::{Item, StopReason};
 use crate::proto::{self, SolveBatchRequest, SolveBatchResponse};
-use crate::wire;
+use crate::wire::SolveInput;
 
 /// The stream of SolveBatch answers.
 pub(super) type AnswerStream =
@@ -44,25 +44,19 @@ impl Item for BatchItem {
     fn answer(self, stop: &AtomicBool, metrics: &Metrics) -> Option<SolveBatchResponse> {
         let BatchItem {
             index,
-            request:
-                SolveBatchRequest {
-                    id,
-                    puzzle: text,
-                    box_rows,
-                    box_cols,
-                    symbols,
-                    ..
-                },
+            mut request,
             job,
         } = self;
-        let result = wire::read_puzzle(&text, box_rows, box_cols, &symbols)
-            .map_err(RpcError::Puzzle)
-            .and_then(|read| solve_guarded(&read, job, stop, metrics));
-        if matches!(&result, Ok(solved) if solved.outcome.verdict == Verdict::Cancelled) {
+        let result = request
+            .input()
+            .map_err(RpcError::from)
+            .and_then(|input| solve_input(&input, job, stop, metrics));
+        if matches!(&result, Ok(solved) if solved.verdict == Verdict::Cancelled) {
             return None;
         }
         // The puzzle's text is as long as its solution: its buffer takes the solution.
-        Some(respond(index, id, result, text))
+        let spare = std::mem::take(&mut request.puzzle);
+        Some(respond(index, request.id, result, spare))
     }
 
     fn label(answer: &SolveBatchResponse) -> &'static str {
@@ -93,9 +87,9 @@ fn respond(
             response.box_cols = answer.box_cols;
         }
         Err(e) => {
-            // Only the puzzle's own faults make it INVALID; a failure of ours is no verdict.
-            let verdict = match e {
-                RpcError::Puzzle(_) => proto::Verdict::Invalid,
+            // Only the request's own faults make it INVALID; a failure of ours is no verdict.
+            let verdict = match e.code() {
+                tonic::Code::InvalidArgument => proto::Verdict::Invalid,
                 _ => proto::Verdict::Unspecified,
             };
             response.verdict = verdict.into();

@@ -303,6 +303,12 @@ def test_example_client(server_addr, tmp_path):
     out = run(CLASH_IN_ROW_1)
     assert out.returncode == 2 and "INVALID_ARGUMENT" in out.stderr
 
+    # A killer from f-puzzles (needs the server's variant solver and f-puzzles reader).
+    killer = pathlib.Path(__file__).resolve().parents[3] / "tests" / "data" / "variants" / "killer.json"
+    out = run("--fpuzzles", str(killer))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["VERDICT_UNIQUE", CLASSIC_SOLUTION]
+
 
 def test_grade_explains_a_path_to_the_solution(pb, stub):
     reply = stub.Grade(pb.msg.GradeRequest(puzzle=CLASSIC, include_steps=True), timeout=10)

@@ -77,6 +77,9 @@ pub struct BatchArgs {
     /// Every puzzle's shape and alphabet; by default inferred from each one's count of cells.
     #[command(flatten)]
     pub format: FormatArgs,
+    /// Each line is an f-puzzles variant (its JSON, base64 or link) rather than a classic puzzle.
+    #[arg(long)]
+    pub fpuzzles: bool,
 }
 
 /// A puzzle on its way: its place in the input, from 0, and its text.
@@ -294,6 +297,8 @@ impl From<tonic::Status> for StreamFault {
 struct Batch<'a> {
     args: &'a Args,
     template: SolveBatchRequest,
+    /// Each line is f-puzzles text, sent in `fpuzzles` rather than `puzzle`.
+    fpuzzles: bool,
     deal: Deal,
     writer: Mutex<Writer>,
     /// Answers received from every endpoint, to tell whether a round of endpoints made progress.
@@ -379,10 +384,17 @@ impl Batch<'_> {
             room.forget_permits(items.len());
             let requests: Vec<SolveBatchRequest> = items
                 .iter()
-                .map(|item| SolveBatchRequest {
-                    id: item.index.to_string(),
-                    puzzle: item.puzzle.clone(),
-                    ..self.template.clone()
+                .map(|item| match self.fpuzzles {
+                    true => SolveBatchRequest {
+                        id: item.index.to_string(),
+                        fpuzzles: item.puzzle.clone(),
+                        ..self.template.clone()
+                    },
+                    false => SolveBatchRequest {
+                        id: item.index.to_string(),
+                        puzzle: item.puzzle.clone(),
+                        ..self.template.clone()
+                    },
                 })
                 .collect();
             lock(in_flight).extend(items);
@@ -505,6 +517,7 @@ pub async fn run(args: &Args, batch: &BatchArgs) -> anyhow::Result<ExitCode> {
             symbols: batch.format.symbols.clone(),
             ..Default::default()
         },
+        fpuzzles: batch.fpuzzles,
         deal: Deal::new(queued),
         writer: Mutex::new(Writer {
             out: std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout()),
