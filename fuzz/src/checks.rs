@@ -570,7 +570,9 @@ pub fn check_grader(data: &[u8]) {
 /// f-puzzles target: arbitrary bytes, read as text (lossily), through [`fpuzzles::read`] as JSON,
 /// base64 or link (a leading `{`, `load=`, or neither), and through the base64 and link paths
 /// explicitly. It must never panic; a variant read must be one f-puzzles can express, and its JSON,
-/// base64 and link must read back the same variant.
+/// base64 and link must read back the same variant. Every variant read is then solved on a small
+/// budget, which runs every rule's propagator on it: a solution found must keep every rule, and the
+/// true candidates, when the budget suffices, must hold that solution's values.
 ///
 /// [`fpuzzles::read`]: sudoku_core::fpuzzles::read
 pub fn check_fpuzzles(data: &[u8]) {
@@ -598,6 +600,38 @@ pub fn check_fpuzzles(data: &[u8]) {
                 Ok(&variant),
                 "{written} does not read back"
             );
+        }
+        check_variant_solve(&variant);
+    }
+}
+
+/// Solves `variant` on a small budget in both modes and takes its true candidates: what the
+/// solver says must hold of the variant's own check.
+fn check_variant_solve(variant: &sudoku_core::variant::Variant) {
+    use sudoku_core::solver::{Mode, Options, Verdict};
+    use sudoku_core::variant;
+
+    for mode in [Mode::ProveUnique, Mode::FirstSolution] {
+        let options = Options {
+            mode,
+            max_guesses: Some(2_000),
+            cancel: None,
+        };
+        let outcome = variant::solve(variant, &options);
+        if let Some(solution) = &outcome.solution {
+            assert!(variant.is_solved_by(solution), "{variant:?}: {solution:?}");
+        }
+        let candidates = variant::true_candidates(variant, &options);
+        if let (Some(cells), Some(solution)) = (&candidates.cells, &outcome.solution) {
+            for (cell, &value) in solution.iter().enumerate() {
+                assert!(
+                    cells[cell] & (1 << (value - 1)) != 0,
+                    "{variant:?}: cell {cell}"
+                );
+            }
+        }
+        if candidates.verdict == Verdict::Unsolvable {
+            assert!(outcome.solution.is_none(), "{variant:?}");
         }
     }
 }
