@@ -200,6 +200,15 @@ impl Groups {
         }
     }
 
+    /// The groups that hold every value once (as many cells as the side): where a value's places
+    /// can be branched on.
+    pub(super) fn houses(&self) -> impl Iterator<Item = &[usize]> {
+        self.groups
+            .iter()
+            .map(|(_, g)| g.as_slice())
+            .filter(|g| g.len() == self.side)
+    }
+
     /// `cells` split into blocks of at most `most` cells that must all differ (each cell a peer
     /// of the others in its block), greedily, in order.
     pub(super) fn cliques(&self, cells: &[usize], most: usize) -> Vec<Vec<usize>> {

@@ -243,6 +243,11 @@ impl<'v> Model<'v> {
         }
     }
 
+    /// The groups that hold every value once.
+    pub(super) fn houses(&self) -> impl Iterator<Item = &[usize]> {
+        self.groups.houses()
+    }
+
     /// The variant modelled.
     pub(super) fn variant(&self) -> &Variant {
         self.variant

@@ -79,6 +79,28 @@ impl Search<'_, '_, '_> {
             }
             return (self.visit)(solution);
         };
+        // A value with fewer places left in a house than the cell has candidates: branch on where
+        // it goes instead (each branch still covers every solution: the value is somewhere there).
+        let candidates = board.get(cell).count_ones() as usize;
+        if candidates > 2
+            && let Some((house, value)) = fewest_places(model, &board, candidates)
+        {
+            for &place in house {
+                if board.get(place) & value == 0 || board.get(place) == value {
+                    continue;
+                }
+                if !self.limiter.guess() {
+                    return Flow::Stop;
+                }
+                let mut next = board;
+                if next.restrict(place, value).is_ok()
+                    && self.descend(next, Some(place)) == Flow::Stop
+                {
+                    return Flow::Stop;
+                }
+            }
+            return Flow::Continue;
+        }
         let mut rest = board.get(cell);
         while rest != 0 {
             let one = rest & rest.wrapping_neg();
@@ -97,4 +119,36 @@ impl Search<'_, '_, '_> {
         }
         Flow::Continue
     }
+}
+
+/// The house and value (as a bit) whose value has the fewest open places, if fewer than
+/// `fewer_than`; a value already fixed in its house is not open.
+fn fewest_places<'m>(
+    model: &'m Model<'_>,
+    board: &Board,
+    fewer_than: usize,
+) -> Option<(&'m [usize], u16)> {
+    let mut best: Option<(&[usize], u16, usize)> = None;
+    for house in model.houses() {
+        let mut fixed = 0u16;
+        for &c in house {
+            let m = board.get(c);
+            if m.is_power_of_two() {
+                fixed |= m;
+            }
+        }
+        let mut open = !fixed;
+        while open != 0 {
+            let value = open & open.wrapping_neg();
+            open &= !value;
+            let places = house.iter().filter(|&&c| board.get(c) & value != 0).count();
+            if places < 2 {
+                continue;
+            }
+            if places < best.map_or(fewer_than, |(_, _, p)| p) {
+                best = Some((house, value, places));
+            }
+        }
+    }
+    best.map(|(house, value, _)| (house, value))
 }
