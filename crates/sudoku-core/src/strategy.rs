@@ -63,7 +63,7 @@ pub enum Technique {
     XyWing,
     /// XYZ-Wing (4.4).
     XyzWing,
-    /// Unique rectangle, types 1 and 2 (4.5, 4.6).
+    /// Unique rectangle, types 1, 2 and 4 (4.5).
     UniqueRectangle,
     /// Naked quad (5.0).
     NakedQuad,
