@@ -33,15 +33,19 @@ pub enum Technique {
     FullHouse,
     /// A value with one place left in a unit (1.2 in a box, 1.5 in a row or column).
     HiddenSingle,
-    /// Pointing whose eliminations leave a hidden single, placed in the same step (1.7).
+    /// Pointing that leaves the value one place in another box the line crosses: the step places
+    /// it, and only that (1.7).
     DirectPointing,
-    /// Claiming whose eliminations leave a hidden single, placed in the same step (1.9).
+    /// Claiming that leaves the value one place in a parallel line through the box: the step
+    /// places it, and only that (1.9).
     DirectClaiming,
-    /// A hidden pair whose eliminations leave a hidden single in its unit (2.0).
+    /// A hidden pair that leaves another value one place in its unit: the step places it, and only
+    /// that (2.0).
     DirectHiddenPair,
     /// A cell with one candidate left (2.3).
     NakedSingle,
-    /// A hidden triple whose eliminations leave a hidden single in its unit (2.5).
+    /// A hidden triple that leaves another value one place in its unit: the step places it, and
+    /// only that (2.5).
     DirectHiddenTriple,
     /// A value confined to one line within a box leaves the rest of the line (2.6).
     Pointing,
@@ -73,13 +77,17 @@ pub enum Technique {
     HiddenQuad,
     /// Bivalue universal grave + 1 (5.6).
     BugPlusOne,
-    /// A three-link X-chain on two parallel conjugate pairs (6.6).
+    /// A three-link X-chain on two parallel conjugate pairs (6.6); [`x_chain`] finds it, the grader
+    /// reports such a chain as an [`Technique::XChain`], as Sudoku Explainer.
     Skyscraper,
-    /// A three-link X-chain on a row and a column conjugate pair meeting in a box (6.6).
+    /// A three-link X-chain on a row and a column conjugate pair meeting in a box (6.6); as
+    /// [`Technique::Skyscraper`], the grader reports it as an [`Technique::XChain`].
     TwoStringKite,
-    /// A longer X-chain (6.6 plus the length adjustment).
+    /// A forcing chain or cycle on one value's unit links, Sudoku Explainer's forcing X-chain (6.6)
+    /// or X-cycle (6.5), plus the length adjustment.
     XChain,
-    /// A chain of bivalue cells (6.6 plus the length adjustment).
+    /// A forcing chain or cycle through cells' candidates too: SE's forcing chain (7.0), its
+    /// Y-cycle on bivalue cells (6.5) or XY-cycle (7.0), plus the length adjustment.
     XyChain,
     /// A candidate whose consequences break the grid, or a fact all of a cell's or a unit's options
     /// lead to (8.5 plus the length adjustment).
