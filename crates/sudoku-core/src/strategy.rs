@@ -77,6 +77,9 @@ pub enum Technique {
     HiddenQuad,
     /// Bivalue universal grave + 1 (5.6).
     BugPlusOne,
+    /// Bivalue universal grave type 2: the cells with a third candidate share it, so one of them
+    /// holds it and the cells seeing them all lose it (5.7).
+    BugType2,
     /// A three-link X-chain on two parallel conjugate pairs (6.6); [`x_chain`] finds it, the grader
     /// reports such a chain as an [`Technique::XChain`], as Sudoku Explainer.
     Skyscraper,
@@ -98,7 +101,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in order of difficulty.
-    pub const ALL: [Technique; 28] = [
+    pub const ALL: [Technique; 29] = [
         Technique::FullHouse,
         Technique::HiddenSingle,
         Technique::DirectPointing,
@@ -121,6 +124,7 @@ impl Technique {
         Technique::Jellyfish,
         Technique::HiddenQuad,
         Technique::BugPlusOne,
+        Technique::BugType2,
         Technique::Skyscraper,
         Technique::TwoStringKite,
         Technique::XChain,
@@ -154,6 +158,7 @@ impl Technique {
             Technique::Jellyfish => "Jellyfish",
             Technique::HiddenQuad => "Hidden Quad",
             Technique::BugPlusOne => "BUG+1",
+            Technique::BugType2 => "BUG Type 2",
             Technique::Skyscraper => "Skyscraper",
             Technique::TwoStringKite => "2-String Kite",
             Technique::XChain => "X-Chain",
