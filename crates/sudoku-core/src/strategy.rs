@@ -5,6 +5,7 @@
 //! changing the board; the grader applies it. Ratings are on the Sudoku Explainer scale, in tenths.
 
 pub mod bug;
+pub mod chaining;
 pub mod fish;
 pub mod forcing_chain;
 pub mod full_house;
@@ -93,7 +94,8 @@ pub enum Technique {
     /// Y-cycle on bivalue cells (6.5) or XY-cycle (7.0), plus the length adjustment.
     XyChain,
     /// A candidate whose consequences break the grid, or a fact all of a cell's or a unit's options
-    /// lead to (8.5 plus the length adjustment).
+    /// lead to: Sudoku Explainer's Nishio (7.5), multiple (8.0) and dynamic (8.5) forcing chains,
+    /// then ours (8.5), plus the length adjustment.
     ForcingChain,
     /// A placement taken from the solution when nothing else applies within the budget (10.0).
     Guess,
