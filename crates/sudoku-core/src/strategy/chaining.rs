@@ -59,9 +59,12 @@ fn parts(n: usize, key: usize) -> (usize, u8, bool) {
     (c / n, (c % n) as u8 + 1, key % 2 == 1)
 }
 
-/// What one assumption leads to: every node reached, each with its parents (indexes into `nodes`).
+/// What one assumption leads to: every node reached, each with its parents (indexes into the
+/// nodes), stored flat.
 struct Closure {
-    nodes: Vec<(usize, Vec<u32>)>,
+    /// Each node's key and where its parents start in `parents`.
+    nodes: Vec<(u32, u32)>,
+    parents: Vec<u32>,
     /// The node index of each key reached, or `NONE`.
     index: Vec<u32>,
     /// A candidate reached both true and false: the true node, the false node.
@@ -69,11 +72,21 @@ struct Closure {
 }
 
 impl Closure {
+    fn parents_of(&self, at: u32) -> &[u32] {
+        let from = self.nodes[at as usize].1 as usize;
+        let to = self
+            .nodes
+            .get(at as usize + 1)
+            .map_or(self.parents.len(), |n| n.1 as usize);
+        &self.parents[from..to]
+    }
+
     /// The number of distinct nodes `at` rests on, itself included.
-    fn ancestors(&self, at: u32, seen: &mut Vec<bool>) -> usize {
+    fn ancestors(&self, at: u32, seen: &mut Vec<bool>, stack: &mut Vec<u32>) -> usize {
         seen.clear();
         seen.resize(self.nodes.len(), false);
-        let mut stack = vec![at];
+        stack.clear();
+        stack.push(at);
         let mut count = 0;
         while let Some(i) = stack.pop() {
             if seen[i as usize] {
@@ -81,7 +94,7 @@ impl Closure {
             }
             seen[i as usize] = true;
             count += 1;
-            stack.extend(self.nodes[i as usize].1.iter().copied());
+            stack.extend_from_slice(self.parents_of(i));
         }
         count
     }
@@ -90,6 +103,13 @@ impl Closure {
         let i = self.index[key];
         (i != NONE).then_some(i)
     }
+
+    /// Adds node `key` with `parents`; its index.
+    fn push(&mut self, key: usize, parents: &[u32]) -> u32 {
+        self.nodes.push((key as u32, self.parents.len() as u32));
+        self.parents.extend_from_slice(parents);
+        (self.nodes.len() - 1) as u32
+    }
 }
 
 /// Follows `start` on `board` as SE's chaining does: true nodes first, one false node when none is
@@ -97,12 +117,15 @@ impl Closure {
 fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
     let n = board.n();
     let geo = board.geo();
-    let mut grid = board.clone();
+    // The dynamic kinds take candidates off `work`, a copy.
+    let mut work = kind.dynamic().then(|| board.clone());
     let mut c = Closure {
-        nodes: vec![(start, Vec::new())],
+        nodes: Vec::new(),
+        parents: Vec::new(),
         index: vec![NONE; n * n * n * 2],
         contradiction: None,
     };
+    c.push(start, &[]);
     c.index[start] = 0;
     let (mut pending_on, mut pending_off) = (VecDeque::new(), VecDeque::new());
     if start % 2 == 1 {
@@ -110,68 +133,76 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
     } else {
         pending_off.push_back(0u32);
     }
-    let mut made: Vec<(usize, Vec<u32>)> = Vec::new();
+    // The consequences of one node: keys, and their parents in `made_parents`.
+    let mut made: Vec<(usize, usize, usize)> = Vec::new();
+    let mut made_parents: Vec<u32> = Vec::new();
     loop {
         made.clear();
+        made_parents.clear();
+        let now: &Board = work.as_ref().unwrap_or(board);
         let from_on = if let Some(at) = pending_on.pop_front() {
-            let (cell, value, _) = parts(n, c.nodes[at as usize].0);
+            let (cell, value, _) = parts(n, c.nodes[at as usize].0 as usize);
             if kind.cell_links() {
-                for other in values(grid.cands(cell) & !bit(value)) {
-                    made.push((key(n, cell, other, false), vec![at]));
+                for other in values(now.cands(cell) & !bit(value)) {
+                    made_parents.push(at);
+                    made.push((key(n, cell, other, false), made_parents.len() - 1, 1));
                 }
             }
             let [row, col, bx] = geo.units_of(cell);
-            let mut peers: Vec<usize> = Vec::new();
-            for unit in [bx, row, col] {
-                for peer in geo.cells_in(unit, grid.positions(unit, value)) {
-                    if peer != cell && !peers.contains(&peer) {
-                        peers.push(peer);
-                        made.push((key(n, peer, value, false), vec![at]));
+            for (k, unit) in [bx, row, col].into_iter().enumerate() {
+                for peer in geo.cells_in(unit, now.positions(unit, value)) {
+                    // Each peer once: a box peer is not taken again from its row or column.
+                    if peer == cell || (k > 0 && geo.units_of(peer)[2] == bx) {
+                        continue;
                     }
+                    made_parents.push(at);
+                    made.push((key(n, peer, value, false), made_parents.len() - 1, 1));
                 }
             }
             true
         } else if let Some(at) = pending_off.pop_front() {
-            let (cell, value, _) = parts(n, c.nodes[at as usize].0);
+            let (cell, value, _) = parts(n, c.nodes[at as usize].0 as usize);
             if kind.cell_links()
-                && grid.cands(cell).count_ones() == 2
-                && let Some(other) = values(grid.cands(cell) & !bit(value)).next()
+                && now.cands(cell).count_ones() == 2
+                && let Some(other) = values(now.cands(cell) & !bit(value)).next()
             {
-                let mut parents = vec![at];
+                let from = made_parents.len();
+                made_parents.push(at);
                 // The cell's candidates this chain took off are parents too.
-                for gone in values(board.cands(cell) & !grid.cands(cell)) {
+                for gone in values(board.cands(cell) & !now.cands(cell)) {
                     if let Some(i) = c.get(key(n, cell, gone, false)) {
-                        parents.push(i);
+                        made_parents.push(i);
                     }
                 }
-                made.push((key(n, cell, other, true), parents));
+                made.push((key(n, cell, other, true), from, made_parents.len() - from));
             }
             let [row, col, bx] = geo.units_of(cell);
             for unit in [bx, row, col] {
-                let others = grid.positions(unit, value) & !(1 << geo.slot_in(cell, unit));
+                let others = now.positions(unit, value) & !(1 << geo.slot_in(cell, unit));
                 if others.count_ones() == 1 {
                     let peer = geo.cell_at(unit, others.trailing_zeros() as usize);
-                    let mut parents = vec![at];
-                    let gone = board.positions(unit, value) & !grid.positions(unit, value);
+                    let from = made_parents.len();
+                    made_parents.push(at);
+                    let gone = board.positions(unit, value) & !now.positions(unit, value);
                     for g in geo.cells_in(unit, gone) {
                         if let Some(i) = c.get(key(n, g, value, false)) {
-                            parents.push(i);
+                            made_parents.push(i);
                         }
                     }
-                    made.push((key(n, peer, value, true), parents));
+                    made.push((key(n, peer, value, true), from, made_parents.len() - from));
                 }
             }
-            if kind.dynamic() {
-                grid.eliminate(cell, value);
+            if let Some(w) = work.as_mut() {
+                w.eliminate(cell, value);
             }
             false
         } else {
             return c;
         };
-        for (k, parents) in made.drain(..) {
+        for &(k, from, len) in &made {
+            let parents = &made_parents[from..from + len];
             if let Some(opposite) = c.get(k ^ 1) {
-                c.nodes.push((k, parents));
-                let new = (c.nodes.len() - 1) as u32;
+                let new = c.push(k, parents);
                 c.contradiction = Some(if from_on {
                     (opposite, new)
                 } else {
@@ -180,8 +211,7 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
                 return c;
             }
             if c.index[k] == NONE {
-                c.nodes.push((k, parents));
-                let i = (c.nodes.len() - 1) as u32;
+                let i = c.push(k, parents);
                 c.index[k] = i;
                 if k % 2 == 1 {
                     pending_on.push_back(i);
@@ -206,7 +236,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
     let n = board.n();
     let cells = n * n;
     let mut best: Option<Found> = None;
-    let mut seen = Vec::new();
+    let (mut seen, mut stack) = (Vec::new(), Vec::new());
     let consider = |found: Found, best: &mut Option<Found>| {
         if best
             .as_ref()
@@ -229,20 +259,27 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             continue;
         }
         for value in values(board.cands(cell)) {
-            if !ctx.spend(4 * cells as u64) {
+            let on = follow(board, kind, key(n, cell, value, true));
+            // Static chains use no contradiction: their false branch is not needed.
+            let off = if kind == Kind::Multiple {
+                None
+            } else {
+                Some(follow(board, kind, key(n, cell, value, false)))
+            };
+            // About twenty candidates looked at for each node reached.
+            let work = on.nodes.len() + off.as_ref().map_or(0, |c| c.nodes.len());
+            if !ctx.spend(20 * work as u64) {
                 return None;
             }
-            let on = follow(board, kind, key(n, cell, value, true));
-            let off = follow(board, kind, key(n, cell, value, false));
-            if kind != Kind::Multiple {
+            if let Some(off) = &off {
                 // A contradiction decides the assumption.
                 for (closure, start) in [
                     (&on, key(n, cell, value, true)),
-                    (&off, key(n, cell, value, false)),
+                    (off, key(n, cell, value, false)),
                 ] {
                     if let Some((t, f)) = closure.contradiction {
-                        let complexity =
-                            closure.ancestors(t, &mut seen) + closure.ancestors(f, &mut seen);
+                        let complexity = closure.ancestors(t, &mut seen, &mut stack)
+                            + closure.ancestors(f, &mut seen, &mut stack);
                         if worth(start ^ 1) {
                             consider(
                                 Found {
@@ -257,14 +294,15 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                     }
                 }
             }
-            if kind == Kind::Dynamic && count >= 3 {
+            if let Some(off) = off.as_ref().filter(|_| kind == Kind::Dynamic && count >= 3) {
                 // Whatever the candidate forces both true and false is so.
                 for (k, &i) in on.index.iter().enumerate() {
                     if i == NONE || !worth(k) {
                         continue;
                     }
                     if let Some(j) = off.get(k) {
-                        let complexity = on.ancestors(i, &mut seen) + off.ancestors(j, &mut seen);
+                        let complexity = on.ancestors(i, &mut seen, &mut stack)
+                            + off.ancestors(j, &mut seen, &mut stack);
                         consider(
                             Found {
                                 rating: rating(complexity),
@@ -320,11 +358,11 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                 if i == NONE || !worth(k) {
                     continue;
                 }
-                let mut complexity = first.ancestors(i, &mut seen);
+                let mut complexity = first.ancestors(i, &mut seen, &mut stack);
                 let mut all = true;
                 for other in &branch[1..] {
                     match other.get(k) {
-                        Some(j) => complexity += other.ancestors(j, &mut seen),
+                        Some(j) => complexity += other.ancestors(j, &mut seen, &mut stack),
                         None => {
                             all = false;
                             break;

@@ -136,15 +136,21 @@ fn follow(links: &Links, start: usize, limit: usize, scratch: &mut Scratch) -> O
         length,
         queue,
         truncated,
+        work,
+        touched,
         ..
     } = scratch;
-    parent.fill(NONE);
+    for t in touched.drain(..) {
+        parent[t] = NONE;
+    }
     queue.clear();
     parent[start] = start as u32;
+    touched.push(start);
     length[start] = 1;
     queue.push_back(start);
     let target = start ^ 1;
     while let Some(id) = queue.pop_front() {
+        *work += 1;
         let next_length = length[id] + 1;
         if usize::from(next_length) > limit {
             *truncated = true;
@@ -156,6 +162,7 @@ fn follow(links: &Links, start: usize, limit: usize, scratch: &mut Scratch) -> O
                 continue;
             }
             parent[next] = id as u32;
+            touched.push(next);
             length[next] = next_length;
             if next == target {
                 hit = true;
@@ -184,6 +191,14 @@ struct Scratch {
     queue: VecDeque<usize>,
     /// A search stopped at its length limit with more to follow: a higher cap may find more.
     truncated: bool,
+    /// Nodes looked at since the budget was last charged.
+    work: u64,
+    /// The nodes whose `parent` the last search set, to reset.
+    touched: Vec<usize>,
+    /// Per node, the number of the last cycle search that reached it true.
+    on_stamp: Vec<u32>,
+    /// The number of the current cycle search.
+    stamp: u32,
     /// Per pass, per kind (cycle, chain) and start node: searched to the end without a find, so
     /// no higher cap needs it again.
     exhausted: [[Vec<bool>; 2]; 3],
@@ -220,6 +235,10 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
         length: vec![0; cells * n * 2],
         queue: VecDeque::new(),
         truncated: false,
+        work: 0,
+        touched: Vec::new(),
+        on_stamp: vec![0; cells * n * 2],
+        stamp: 0,
         exhausted: std::array::from_fn(|_| std::array::from_fn(|_| vec![false; cells * n * 2])),
     };
     let most = cells * n * 2;
@@ -274,7 +293,9 @@ fn search(
                 continue;
             }
             for value in values(board.cands(cell)) {
-                if !ctx.spend(cells as u64) {
+                // About twenty candidates looked at for each node the searches reached.
+                let work = std::mem::take(&mut scratch.work);
+                if !ctx.spend(cells as u64 + 20 * work) {
                     return None;
                 }
                 let start = node(n, cell, value, true);
@@ -283,7 +304,8 @@ fn search(
                 scratch.truncated |= limit_cycle < 4;
                 if limit_cycle >= 4 && !scratch.exhausted[pass][0][start] {
                     let mut cut = false;
-                    let found = cycle(board, links, start, limit_cycle, &mut cut);
+                    scratch.stamp += 1;
+                    let found = cycle(board, links, start, limit_cycle, &mut cut, scratch);
                     scratch.truncated |= cut;
                     scratch.exhausted[pass][0][start] = found.is_none() && !cut;
                     if let Some((path, eliminations)) = found {
@@ -348,12 +370,13 @@ fn cycle(
     start: usize,
     limit: usize,
     truncated: &mut bool,
+    scratch: &mut Scratch,
 ) -> Option<(Vec<usize>, Vec<Candidate>)> {
-    let n = board.n();
+    let stamp = scratch.stamp;
+    let Scratch { on_stamp, work, .. } = scratch;
     // Every reached node with its parent's index in `arena`.
     let mut arena: Vec<(usize, usize)> = vec![(start, usize::MAX)];
-    let mut on_seen = vec![false; n * n * n * 2];
-    on_seen[start] = true;
+    on_stamp[start] = stamp;
     let mut pending_on = vec![0usize];
     let mut pending_off = Vec::new();
     let mut length = 0;
@@ -372,6 +395,7 @@ fn cycle(
             *truncated = true;
             return None;
         }
+        *work += (pending_on.len() + pending_off.len()) as u64;
         for at in std::mem::take(&mut pending_on) {
             let id = arena[at].0;
             for next in links.of(id) {
@@ -390,8 +414,8 @@ fn cycle(
                     found = Some(at);
                     break;
                 }
-                if !on_seen[next] {
-                    on_seen[next] = true;
+                if on_stamp[next] != stamp {
+                    on_stamp[next] = stamp;
                     arena.push((next, at));
                     pending_on.push(arena.len() - 1);
                 }
