@@ -40,6 +40,8 @@ puzzles = open(sys.argv[1]).read().split()
 se = [tuple(float(x) for x in line.strip().split("/")) for line in open(sys.argv[2])]
 ours = []
 for line in open(sys.argv[3]):
+    if line[:1].isspace():
+        continue  # a path line under a grade line
     words = line.split()
     if "ER/EP/ED" in words:
         i = words.index("ER/EP/ED")
