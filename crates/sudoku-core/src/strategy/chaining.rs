@@ -296,8 +296,10 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             }
             if let Some(off) = off.as_ref().filter(|_| kind == Kind::Dynamic && count >= 3) {
                 // Whatever the candidate forces both true and false is so.
-                for (k, &i) in on.index.iter().enumerate() {
-                    if i == NONE || !worth(k) {
+                for (i, &(k, _)) in on.nodes.iter().enumerate() {
+                    let (k, i) = (k as usize, i as u32);
+                    // The nodes reached (the last may be a contradiction's, not indexed).
+                    if on.index[k] != i || !worth(k) {
                         continue;
                     }
                     if let Some(j) = off.get(k) {
@@ -354,8 +356,9 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             if branch.len() < 2 {
                 continue;
             }
-            for (k, &i) in first.index.iter().enumerate() {
-                if i == NONE || !worth(k) {
+            for (i, &(k, _)) in first.nodes.iter().enumerate() {
+                let (k, i) = (k as usize, i as u32);
+                if first.index[k] != i || !worth(k) {
                     continue;
                 }
                 let mut complexity = first.ancestors(i, &mut seen, &mut stack);
