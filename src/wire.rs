@@ -215,6 +215,7 @@ impl From<Technique> for proto::Technique {
             Technique::Jellyfish => P::Jellyfish,
             Technique::HiddenQuad => P::HiddenQuad,
             Technique::BugPlusOne => P::BugPlusOne,
+            Technique::BugType2 => P::BugType2,
             Technique::Skyscraper => P::Skyscraper,
             Technique::TwoStringKite => P::TwoStringKite,
             Technique::XChain => P::XChain,

@@ -22,9 +22,9 @@ use crate::candidates::Board;
 use crate::grid::Grid;
 use crate::solver::{self, Mode, Verdict};
 use crate::strategy::{
-    Context, Step, Stopped, Technique, bug, fish, forcing_chain, full_house, guess, hidden_single,
-    hidden_subset, locked_candidates, naked_single, naked_subset, unique_rectangle, x_chain,
-    xy_chain, xy_wing, xyz_wing,
+    Context, Step, Stopped, Technique, bug, chaining, fish, forcing_chain, full_house, guess,
+    hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset, unary_chain,
+    unique_rectangle, xy_wing, xyz_wing,
 };
 
 /// The effort budget a grading gets by default: enough for the forcing chains of nearly every
@@ -224,15 +224,22 @@ pub fn next_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, S
         }
     }
     ctx.check_cancel()?;
-    // The chains: the cheaper rating of the two kinds found, then the forcing chains.
-    let x = x_chain::find(board, ctx);
-    let xy = xy_chain::find(board, ctx);
-    let chain = match (x, xy) {
-        (Some(x), Some(xy)) => Some(if xy.rating < x.rating { xy } else { x }),
-        (x, xy) => x.or(xy),
-    };
-    if chain.is_some() {
-        return Ok(chain);
+    // The chains as Sudoku Explainer's "Forcing Chains & Cycles": the easiest of the forcing X- and
+    // XY-chains; then the forcing chains.
+    if let Some(step) = unary_chain::find(board, ctx) {
+        return Ok(Some(step));
+    }
+    // Then SE's Nishio, multiple and dynamic forcing chains, each kind only if the one before
+    // found nothing; then our own forcing chains (which reach further), then a guess.
+    for kind in [
+        chaining::Kind::Nishio,
+        chaining::Kind::Multiple,
+        chaining::Kind::Dynamic,
+    ] {
+        ctx.check_cancel()?;
+        if let Some(step) = chaining::find(board, ctx, kind) {
+            return Ok(Some(step));
+        }
     }
     if let Some(step) = forcing_chain::find(board, ctx)? {
         return Ok(Some(step));

@@ -5,6 +5,7 @@
 //! changing the board; the grader applies it. Ratings are on the Sudoku Explainer scale, in tenths.
 
 pub mod bug;
+pub mod chaining;
 pub mod fish;
 pub mod forcing_chain;
 pub mod full_house;
@@ -14,6 +15,7 @@ pub mod hidden_subset;
 pub mod locked_candidates;
 pub mod naked_single;
 pub mod naked_subset;
+pub mod unary_chain;
 pub mod unique_rectangle;
 pub mod x_chain;
 pub mod xy_chain;
@@ -32,15 +34,19 @@ pub enum Technique {
     FullHouse,
     /// A value with one place left in a unit (1.2 in a box, 1.5 in a row or column).
     HiddenSingle,
-    /// Pointing whose eliminations leave a hidden single, placed in the same step (1.7).
+    /// Pointing that leaves the value one place in another box the line crosses: the step places
+    /// it, and only that (1.7).
     DirectPointing,
-    /// Claiming whose eliminations leave a hidden single, placed in the same step (1.9).
+    /// Claiming that leaves the value one place in a parallel line through the box: the step
+    /// places it, and only that (1.9).
     DirectClaiming,
-    /// A hidden pair whose eliminations leave a hidden single in its unit (2.0).
+    /// A hidden pair that leaves another value one place in its unit: the step places it, and only
+    /// that (2.0).
     DirectHiddenPair,
     /// A cell with one candidate left (2.3).
     NakedSingle,
-    /// A hidden triple whose eliminations leave a hidden single in its unit (2.5).
+    /// A hidden triple that leaves another value one place in its unit: the step places it, and
+    /// only that (2.5).
     DirectHiddenTriple,
     /// A value confined to one line within a box leaves the rest of the line (2.6).
     Pointing,
@@ -62,7 +68,7 @@ pub enum Technique {
     XyWing,
     /// XYZ-Wing (4.4).
     XyzWing,
-    /// Unique rectangle, types 1 and 2 (4.5, 4.6).
+    /// Unique rectangle, types 1, 2 and 4 (4.5).
     UniqueRectangle,
     /// Naked quad (5.0).
     NakedQuad,
@@ -72,16 +78,24 @@ pub enum Technique {
     HiddenQuad,
     /// Bivalue universal grave + 1 (5.6).
     BugPlusOne,
-    /// A three-link X-chain on two parallel conjugate pairs (6.6).
+    /// Bivalue universal grave type 2: the cells with a third candidate share it, so one of them
+    /// holds it and the cells seeing them all lose it (5.7).
+    BugType2,
+    /// A three-link X-chain on two parallel conjugate pairs (6.6); [`x_chain`] finds it, the grader
+    /// reports such a chain as an [`Technique::XChain`], as Sudoku Explainer.
     Skyscraper,
-    /// A three-link X-chain on a row and a column conjugate pair meeting in a box (6.6).
+    /// A three-link X-chain on a row and a column conjugate pair meeting in a box (6.6); as
+    /// [`Technique::Skyscraper`], the grader reports it as an [`Technique::XChain`].
     TwoStringKite,
-    /// A longer X-chain (6.6 plus the length adjustment).
+    /// A forcing chain or cycle on one value's unit links, Sudoku Explainer's forcing X-chain (6.6)
+    /// or X-cycle (6.5), plus the length adjustment.
     XChain,
-    /// A chain of bivalue cells (6.6 plus the length adjustment).
+    /// A forcing chain or cycle through cells' candidates too: SE's forcing chain (7.0), its
+    /// Y-cycle on bivalue cells (6.5) or XY-cycle (7.0), plus the length adjustment.
     XyChain,
     /// A candidate whose consequences break the grid, or a fact all of a cell's or a unit's options
-    /// lead to (8.5 plus the length adjustment).
+    /// lead to: Sudoku Explainer's Nishio (7.5), multiple (8.0) and dynamic (8.5) forcing chains,
+    /// then ours (8.5), plus the length adjustment.
     ForcingChain,
     /// A placement taken from the solution when nothing else applies within the budget (10.0).
     Guess,
@@ -89,7 +103,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in order of difficulty.
-    pub const ALL: [Technique; 28] = [
+    pub const ALL: [Technique; 29] = [
         Technique::FullHouse,
         Technique::HiddenSingle,
         Technique::DirectPointing,
@@ -112,6 +126,7 @@ impl Technique {
         Technique::Jellyfish,
         Technique::HiddenQuad,
         Technique::BugPlusOne,
+        Technique::BugType2,
         Technique::Skyscraper,
         Technique::TwoStringKite,
         Technique::XChain,
@@ -145,6 +160,7 @@ impl Technique {
             Technique::Jellyfish => "Jellyfish",
             Technique::HiddenQuad => "Hidden Quad",
             Technique::BugPlusOne => "BUG+1",
+            Technique::BugType2 => "BUG Type 2",
             Technique::Skyscraper => "Skyscraper",
             Technique::TwoStringKite => "2-String Kite",
             Technique::XChain => "X-Chain",

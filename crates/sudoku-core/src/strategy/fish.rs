@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::{Context, Step, Technique, k_sets, write_eliminations};
-use crate::candidates::{Board, Candidate, Mask, bits, values};
+use crate::candidates::{Board, Candidate, Mask, bit, bits, values};
 
 /// The first fish of `size` lines (2 to 4) that removes something.
 pub fn find(board: &Board, ctx: &Context<'_>, size: usize) -> Option<Step> {
@@ -18,6 +18,13 @@ pub fn find(board: &Board, ctx: &Context<'_>, size: usize) -> Option<Step> {
     let geo = board.geo();
     let mut items: Vec<(usize, Mask)> = Vec::with_capacity(n);
     for value in values(board.all()) {
+        // As Sudoku Explainer: a fish needs at least twice its size of the value still to place.
+        let placed = (0..n)
+            .filter(|&row| board.placed(row) & bit(value) != 0)
+            .count();
+        if n - placed < 2 * size {
+            continue;
+        }
         // Base rows and cover columns, then base columns and cover rows.
         for (base, cover) in [(0, n), (n, 0)] {
             items.clear();

@@ -69,33 +69,3 @@ pub(crate) fn single(
     }
     step
 }
-
-/// A hidden single that `eliminations` create: after removing them, a value of `values_in` with one
-/// place left in a unit holding an eliminated cell. Used by the direct techniques.
-pub(crate) fn created_by(
-    board: &Board,
-    eliminations: &[crate::candidates::Candidate],
-    only_value: Option<u8>,
-) -> Option<(usize, usize, u8)> {
-    let geo = board.geo();
-    for e in eliminations {
-        for unit in geo.units_of(e.cell) {
-            for value in values(board.all() & !board.placed(unit)) {
-                if only_value.is_some_and(|v| v != value) {
-                    continue;
-                }
-                let mut positions = board.positions(unit, value);
-                for other in eliminations.iter().filter(|o| o.value == value) {
-                    if geo.units_of(other.cell).contains(&unit) {
-                        positions &= !(1 << geo.slot_in(other.cell, unit));
-                    }
-                }
-                if positions.count_ones() == 1 && board.positions(unit, value).count_ones() > 1 {
-                    let cell = geo.cell_at(unit, positions.trailing_zeros() as usize);
-                    return Some((unit, cell, value));
-                }
-            }
-        }
-    }
-    None
-}

@@ -1,34 +1,130 @@
 //! Locked candidates. Pointing (2.6): a value whose places in a box all lie in one line leaves the
 //! rest of that line. Claiming (2.8): a value whose places in a line all lie in one box leaves the
 //! rest of that box. The direct variants (1.7, 1.9) are those whose eliminations leave a hidden single
-//! of the value, placed in the same step.
+//! of the value, placed in the same step (which places only: the eliminations are not applied), in a unit of the kind the value was confined in: for
+//! pointing another box the line crosses, for claiming another line of the same direction through
+//! the box (Sudoku Explainer counts no other single as direct).
 
 use std::fmt::Write as _;
 
-use super::{Context, Step, Technique, hidden_single, write_eliminations};
+use super::{Context, Step, Technique, write_eliminations};
 use crate::candidates::{Board, Candidate, values};
 
-/// The first pointing whose eliminations leave a hidden single.
+/// The first pointing whose eliminations leave a hidden single in another box the line crosses.
 pub fn find_direct_pointing(board: &Board, ctx: &Context<'_>) -> Option<Step> {
-    search(board, ctx, true, true)
+    let n = board.n();
+    // Boxes pointing along columns first, then along rows, as Sudoku Explainer looks.
+    direct(board, ctx, 2 * n..3 * n, n..2 * n).or_else(|| direct(board, ctx, 2 * n..3 * n, 0..n))
 }
 
-/// The first claiming whose eliminations leave a hidden single.
+/// The first claiming whose eliminations leave a hidden single in a parallel line through the box.
 pub fn find_direct_claiming(board: &Board, ctx: &Context<'_>) -> Option<Step> {
-    search(board, ctx, false, true)
+    let n = board.n();
+    direct(board, ctx, n..2 * n, 2 * n..3 * n).or_else(|| direct(board, ctx, 0..n, 2 * n..3 * n))
+}
+
+/// The first direct locking of a value confined in a unit of `sources` to a crossing unit of
+/// `targets`, whose eliminations leave the value one place in another unit of `sources` crossing
+/// the target (which had more than one before).
+fn direct(
+    board: &Board,
+    ctx: &Context<'_>,
+    sources: std::ops::Range<usize>,
+    targets: std::ops::Range<usize>,
+) -> Option<Step> {
+    let geo = board.geo();
+    let pointing = geo.kind(sources.start) == crate::candidates::UnitKind::Box;
+    for value in values(board.all()) {
+        for source in sources.clone() {
+            let positions = board.positions(source, value);
+            if positions.count_ones() < 2 {
+                continue;
+            }
+            let mut cells = geo.cells_in(source, positions);
+            let Some(first) = cells.next() else { continue };
+            let Some(target) = geo
+                .units_of(first)
+                .into_iter()
+                .find(|u| targets.contains(u))
+            else {
+                continue;
+            };
+            if !geo
+                .cells_in(source, positions)
+                .all(|c| geo.units_of(c).contains(&target))
+            {
+                continue;
+            }
+            let in_target = |c: usize| geo.units_of(c).contains(&target);
+            // Each other source-kind unit the target crosses, in order.
+            let mut others: Vec<usize> = geo
+                .cells_of(target)
+                .filter_map(|c| geo.units_of(c).into_iter().find(|u| sources.contains(u)))
+                .filter(|&u| u != source)
+                .collect();
+            others.sort_unstable();
+            others.dedup();
+            for other in others {
+                let there = board.positions(other, value);
+                if there.count_ones() < 2 {
+                    continue;
+                }
+                let mut left = geo.cells_in(other, there).filter(|&c| !in_target(c));
+                let (Some(cell), None) = (left.next(), left.next()) else {
+                    continue;
+                };
+                let (technique, rating) = if pointing {
+                    (Technique::DirectPointing, 17)
+                } else {
+                    (Technique::DirectClaiming, 19)
+                };
+                let mut step = Step::new(technique, rating);
+                // Sudoku Explainer's direct step places the single only: the eliminations that
+                // lead to it are reasoning, not applied (a later step may need them again).
+                let removed: Vec<Candidate> = geo
+                    .cells_in(target, board.positions(target, value))
+                    .filter(|c| !geo.units_of(*c).contains(&source))
+                    .map(|cell| Candidate { cell, value })
+                    .collect();
+                step.evidence = geo
+                    .cells_in(source, positions)
+                    .map(|cell| Candidate { cell, value })
+                    .collect();
+                step.placements.push(Candidate { cell, value });
+                if ctx.explain {
+                    let _ = write!(
+                        step.text,
+                        "In {}, {{{value}}} fits only where it meets {}, so {} loses it elsewhere.",
+                        geo.unit_name(source),
+                        geo.unit_name(target),
+                        geo.unit_name(target),
+                    );
+                    write_eliminations(&mut step.text, board, &removed);
+                    let _ = write!(
+                        step.text,
+                        " Then in {}, {{{value}}} fits only in {}.",
+                        geo.unit_name(other),
+                        geo.name(cell)
+                    );
+                }
+                return Some(step);
+            }
+        }
+    }
+    None
 }
 
 /// The first pointing.
 pub fn find_pointing(board: &Board, ctx: &Context<'_>) -> Option<Step> {
-    search(board, ctx, true, false)
+    search(board, ctx, true)
 }
 
 /// The first claiming.
 pub fn find_claiming(board: &Board, ctx: &Context<'_>) -> Option<Step> {
-    search(board, ctx, false, false)
+    search(board, ctx, false)
 }
 
-fn search(board: &Board, ctx: &Context<'_>, pointing: bool, direct: bool) -> Option<Step> {
+fn search(board: &Board, ctx: &Context<'_>, pointing: bool) -> Option<Step> {
     let n = board.n();
     let geo = board.geo();
     // Pointing looks from each box at the lines; claiming from each line at the boxes.
@@ -61,19 +157,10 @@ fn search(board: &Board, ctx: &Context<'_>, pointing: bool, direct: bool) -> Opt
                 if eliminations.is_empty() {
                     continue;
                 }
-                let single = if direct {
-                    match hidden_single::created_by(board, &eliminations, Some(value)) {
-                        Some(single) => Some(single),
-                        None => continue,
-                    }
+                let (technique, rating) = if pointing {
+                    (Technique::Pointing, 26)
                 } else {
-                    None
-                };
-                let (technique, rating) = match (pointing, direct) {
-                    (true, true) => (Technique::DirectPointing, 17),
-                    (false, true) => (Technique::DirectClaiming, 19),
-                    (true, false) => (Technique::Pointing, 26),
-                    (false, false) => (Technique::Claiming, 28),
+                    (Technique::Claiming, 28)
                 };
                 let mut step = Step::new(technique, rating);
                 step.eliminations = std::mem::take(&mut eliminations);
@@ -81,9 +168,6 @@ fn search(board: &Board, ctx: &Context<'_>, pointing: bool, direct: bool) -> Opt
                     .cells_in(source, positions)
                     .map(|cell| Candidate { cell, value })
                     .collect();
-                if let Some((_, cell, value)) = single {
-                    step.placements.push(Candidate { cell, value });
-                }
                 if ctx.explain {
                     let _ = write!(
                         step.text,
@@ -93,14 +177,6 @@ fn search(board: &Board, ctx: &Context<'_>, pointing: bool, direct: bool) -> Opt
                         geo.unit_name(target),
                     );
                     write_eliminations(&mut step.text, board, &step.eliminations);
-                    if let Some((unit, cell, value)) = single {
-                        let _ = write!(
-                            step.text,
-                            " Then in {}, {{{value}}} fits only in {}.",
-                            geo.unit_name(unit),
-                            geo.name(cell)
-                        );
-                    }
                 }
                 return Some(step);
             }

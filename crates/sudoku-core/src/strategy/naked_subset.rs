@@ -14,13 +14,19 @@ pub fn find(board: &Board, ctx: &Context<'_>, size: usize) -> Option<Step> {
         _ => (Technique::NakedQuad, 50, "quad"),
     };
     let geo = board.geo();
-    let mut items: Vec<(usize, Mask)> = Vec::with_capacity(board.n());
-    for unit in 0..3 * board.n() {
+    let n = board.n();
+    let mut items: Vec<(usize, Mask)> = Vec::with_capacity(n);
+    // As Sudoku Explainer looks: boxes, columns, rows, and only in a unit with at least twice the
+    // subset's size of blank cells (in a smaller one the rest is the simpler hidden subset).
+    for unit in (2 * n..3 * n).chain(n..2 * n).chain(0..n) {
+        if n - (board.placed(unit).count_ones() as usize) < 2 * size {
+            continue;
+        }
         items.clear();
         items.extend(
             geo.cells_of(unit)
                 .map(|c| (c, board.cands(c)))
-                .filter(|&(_, m)| m != 0 && m.count_ones() as usize <= size),
+                .filter(|&(_, m)| m.count_ones() >= 2 && m.count_ones() as usize <= size),
         );
         if items.len() < size {
             continue;

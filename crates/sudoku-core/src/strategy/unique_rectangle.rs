@@ -1,8 +1,10 @@
 //! Unique rectangles: four blank cells at the corners of a rectangle in two rows, two columns and two
 //! boxes, all holding the values {a, b}, would let a and b swap places, giving two solutions. A
-//! unique puzzle rules that out. Type 1 (4.5): three corners hold only {a, b}, so the fourth loses
-//! a and b. Type 2 (4.6): two corners hold only {a, b} and the other two {a, b, c}, so one of those
-//! holds c and every cell seeing both loses it.
+//! unique puzzle rules that out. Type 1: three corners hold only {a, b}, so the fourth loses a and
+//! b. Type 2: two corners hold only {a, b} and the other two {a, b, c}, so one of those holds c and
+//! every cell seeing both loses it. Type 4: two corners hold only {a, b}, the other two share a unit
+//! where a has no other place, so one of them is a and neither can be b. All 4.5, as Sudoku
+//! Explainer rates a rectangle; it takes type 1, then 2, then 4.
 
 use std::fmt::Write as _;
 
@@ -13,7 +15,7 @@ use crate::candidates::{Board, Candidate, values};
 pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
     let n = board.n();
     let geo = board.geo();
-    for pass in [1, 2] {
+    for pass in [1, 2, 4] {
         for a in 0..n * n {
             let pair = board.cands(a);
             if pair.count_ones() != 2 {
@@ -54,10 +56,13 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
                         let eliminations = seen_by_all(board, value, &extra);
                         (!eliminations.is_empty()).then_some((
                             Technique::UniqueRectangle,
-                            46,
+                            45,
                             eliminations,
                             2,
                         ))
+                    } else if pass == 4 && extra.len() == 2 {
+                        type4(board, pair, [extra[0], extra[1]])
+                            .map(|e| (Technique::UniqueRectangle, 45, e, 4))
                     } else {
                         None
                     };
@@ -83,6 +88,38 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
                     }
                     return Some(step);
                 }
+            }
+        }
+    }
+    None
+}
+
+/// Type 4 on the rectangle whose corners `extra` hold more than `pair`: in a unit they share, one
+/// of the pair's values has no other place, so the other value leaves both.
+fn type4(
+    board: &Board,
+    pair: crate::candidates::Mask,
+    extra: [usize; 2],
+) -> Option<Vec<Candidate>> {
+    let geo = board.geo();
+    let [a, b] = extra;
+    let units_b = geo.units_of(b);
+    for unit in geo.units_of(a).into_iter().filter(|u| units_b.contains(u)) {
+        let mine = (1 << geo.slot_in(a, unit)) | (1 << geo.slot_in(b, unit));
+        for locked in values(pair) {
+            if board.positions(unit, locked) & !mine != 0 {
+                continue;
+            }
+            let Some(other) = values(pair).find(|&v| v != locked) else {
+                continue;
+            };
+            let eliminations: Vec<Candidate> = extra
+                .iter()
+                .filter(|&&cell| board.has(cell, other))
+                .map(|&cell| Candidate { cell, value: other })
+                .collect();
+            if !eliminations.is_empty() {
+                return Some(eliminations);
             }
         }
     }

@@ -1,0 +1,412 @@
+//! Sudoku Explainer's harder chains, after its "Forcing Chains & Cycles" ([`super::unary_chain`]):
+//! - Nishio (7.5): one value only; assume a candidate true (or false) and follow what it forces,
+//!   each false candidate taken off the grid as it goes (so a unit may come down to one place);
+//!   reaching a candidate both true and false decides the assumption.
+//! - Multiple forcing chains (8.0): static chains through cells and units; whatever every
+//!   candidate of a cell (or every place of a value in a unit) forces is so.
+//! - Dynamic forcing chains (8.5): as multiple, but dynamic (candidates taken off as they go), and
+//!   contradictions, and what a candidate forces both true and false.
+//!
+//! Each is rated its base plus SE's length adjustment on its complexity less two: the chains'
+//! candidates with their ancestors (those that a step relied on having gone), summed over the
+//! branches. Of each kind, the easiest (then least complex) is taken, as SE sorts its chains.
+
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+
+use super::{Context, Step, Technique, length_adjustment};
+use crate::candidates::{Board, Candidate, bit, values};
+
+/// No node.
+const NONE: u32 = u32::MAX;
+
+/// Which of SE's chain producers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Nishio forcing chains (7.5).
+    Nishio,
+    /// Multiple forcing chains, static (8.0).
+    Multiple,
+    /// Dynamic forcing chains (8.5).
+    Dynamic,
+}
+
+impl Kind {
+    fn base(self) -> u16 {
+        match self {
+            Kind::Nishio => 75,
+            Kind::Multiple => 80,
+            Kind::Dynamic => 85,
+        }
+    }
+    /// Cell links (a cell's other candidates, a bivalue cell's other value) are used.
+    fn cell_links(self) -> bool {
+        self != Kind::Nishio
+    }
+    /// False candidates are taken off the grid as the chain goes.
+    fn dynamic(self) -> bool {
+        self != Kind::Multiple
+    }
+}
+
+/// A node: candidate `cell * n + value - 1`, times two, plus one when true.
+fn key(n: usize, cell: usize, value: u8, on: bool) -> usize {
+    (cell * n + usize::from(value) - 1) * 2 + usize::from(on)
+}
+
+fn parts(n: usize, key: usize) -> (usize, u8, bool) {
+    let c = key / 2;
+    (c / n, (c % n) as u8 + 1, key % 2 == 1)
+}
+
+/// What one assumption leads to: every node reached, each with its parents (indexes into the
+/// nodes), stored flat.
+struct Closure {
+    /// Each node's key and where its parents start in `parents`.
+    nodes: Vec<(u32, u32)>,
+    parents: Vec<u32>,
+    /// The node index of each key reached, or `NONE`.
+    index: Vec<u32>,
+    /// A candidate reached both true and false: the true node, the false node.
+    contradiction: Option<(u32, u32)>,
+}
+
+impl Closure {
+    fn parents_of(&self, at: u32) -> &[u32] {
+        let from = self.nodes[at as usize].1 as usize;
+        let to = self
+            .nodes
+            .get(at as usize + 1)
+            .map_or(self.parents.len(), |n| n.1 as usize);
+        &self.parents[from..to]
+    }
+
+    /// The number of distinct nodes `at` rests on, itself included.
+    fn ancestors(&self, at: u32, seen: &mut Vec<bool>, stack: &mut Vec<u32>) -> usize {
+        seen.clear();
+        seen.resize(self.nodes.len(), false);
+        stack.clear();
+        stack.push(at);
+        let mut count = 0;
+        while let Some(i) = stack.pop() {
+            if seen[i as usize] {
+                continue;
+            }
+            seen[i as usize] = true;
+            count += 1;
+            stack.extend_from_slice(self.parents_of(i));
+        }
+        count
+    }
+
+    fn get(&self, key: usize) -> Option<u32> {
+        let i = self.index[key];
+        (i != NONE).then_some(i)
+    }
+
+    /// Adds node `key` with `parents`; its index.
+    fn push(&mut self, key: usize, parents: &[u32]) -> u32 {
+        self.nodes.push((key as u32, self.parents.len() as u32));
+        self.parents.extend_from_slice(parents);
+        (self.nodes.len() - 1) as u32
+    }
+}
+
+/// Follows `start` on `board` as SE's chaining does: true nodes first, one false node when none is
+/// pending, until nothing more follows or a candidate is reached both ways.
+fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
+    let n = board.n();
+    let geo = board.geo();
+    // The dynamic kinds take candidates off `work`, a copy.
+    let mut work = kind.dynamic().then(|| board.clone());
+    let mut c = Closure {
+        nodes: Vec::new(),
+        parents: Vec::new(),
+        index: vec![NONE; n * n * n * 2],
+        contradiction: None,
+    };
+    c.push(start, &[]);
+    c.index[start] = 0;
+    let (mut pending_on, mut pending_off) = (VecDeque::new(), VecDeque::new());
+    if start % 2 == 1 {
+        pending_on.push_back(0u32);
+    } else {
+        pending_off.push_back(0u32);
+    }
+    // The consequences of one node: keys, and their parents in `made_parents`.
+    let mut made: Vec<(usize, usize, usize)> = Vec::new();
+    let mut made_parents: Vec<u32> = Vec::new();
+    loop {
+        made.clear();
+        made_parents.clear();
+        let now: &Board = work.as_ref().unwrap_or(board);
+        let from_on = if let Some(at) = pending_on.pop_front() {
+            let (cell, value, _) = parts(n, c.nodes[at as usize].0 as usize);
+            if kind.cell_links() {
+                for other in values(now.cands(cell) & !bit(value)) {
+                    made_parents.push(at);
+                    made.push((key(n, cell, other, false), made_parents.len() - 1, 1));
+                }
+            }
+            let [row, col, bx] = geo.units_of(cell);
+            for (k, unit) in [bx, row, col].into_iter().enumerate() {
+                for peer in geo.cells_in(unit, now.positions(unit, value)) {
+                    // Each peer once: a box peer is not taken again from its row or column.
+                    if peer == cell || (k > 0 && geo.units_of(peer)[2] == bx) {
+                        continue;
+                    }
+                    made_parents.push(at);
+                    made.push((key(n, peer, value, false), made_parents.len() - 1, 1));
+                }
+            }
+            true
+        } else if let Some(at) = pending_off.pop_front() {
+            let (cell, value, _) = parts(n, c.nodes[at as usize].0 as usize);
+            if kind.cell_links()
+                && now.cands(cell).count_ones() == 2
+                && let Some(other) = values(now.cands(cell) & !bit(value)).next()
+            {
+                let from = made_parents.len();
+                made_parents.push(at);
+                // The cell's candidates this chain took off are parents too.
+                for gone in values(board.cands(cell) & !now.cands(cell)) {
+                    if let Some(i) = c.get(key(n, cell, gone, false)) {
+                        made_parents.push(i);
+                    }
+                }
+                made.push((key(n, cell, other, true), from, made_parents.len() - from));
+            }
+            let [row, col, bx] = geo.units_of(cell);
+            for unit in [bx, row, col] {
+                let others = now.positions(unit, value) & !(1 << geo.slot_in(cell, unit));
+                if others.count_ones() == 1 {
+                    let peer = geo.cell_at(unit, others.trailing_zeros() as usize);
+                    let from = made_parents.len();
+                    made_parents.push(at);
+                    let gone = board.positions(unit, value) & !now.positions(unit, value);
+                    for g in geo.cells_in(unit, gone) {
+                        if let Some(i) = c.get(key(n, g, value, false)) {
+                            made_parents.push(i);
+                        }
+                    }
+                    made.push((key(n, peer, value, true), from, made_parents.len() - from));
+                }
+            }
+            if let Some(w) = work.as_mut() {
+                w.eliminate(cell, value);
+            }
+            false
+        } else {
+            return c;
+        };
+        for &(k, from, len) in &made {
+            let parents = &made_parents[from..from + len];
+            if let Some(opposite) = c.get(k ^ 1) {
+                let new = c.push(k, parents);
+                c.contradiction = Some(if from_on {
+                    (opposite, new)
+                } else {
+                    (new, opposite)
+                });
+                return c;
+            }
+            if c.index[k] == NONE {
+                let i = c.push(k, parents);
+                c.index[k] = i;
+                if k % 2 == 1 {
+                    pending_on.push_back(i);
+                } else {
+                    pending_off.push_back(i);
+                }
+            }
+        }
+    }
+}
+
+/// A conclusion: a candidate true (placed) or false (removed), its rating and complexity.
+struct Found {
+    rating: u16,
+    complexity: usize,
+    target: usize,
+    what: &'static str,
+}
+
+/// The easiest chain of `kind`, if any; each assumption followed costs effort from the budget.
+pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
+    let n = board.n();
+    let cells = n * n;
+    let mut best: Option<Found> = None;
+    let (mut seen, mut stack) = (Vec::new(), Vec::new());
+    let consider = |found: Found, best: &mut Option<Found>| {
+        if best
+            .as_ref()
+            .is_none_or(|b| (found.rating, found.complexity) < (b.rating, b.complexity))
+        {
+            *best = Some(found);
+        }
+    };
+    // A conclusion about `target` that removes something.
+    let worth = |target: usize| {
+        let (cell, value, on) = parts(n, target);
+        board.has(cell, value) && (!on || board.cands(cell).count_ones() > 1)
+    };
+    let rating = |complexity: usize| kind.base() + length_adjustment(complexity.saturating_sub(2));
+    // The closures of each candidate assumed true, kept for the cell and unit forcing.
+    let mut on_closures: Vec<Option<Closure>> = (0..cells * n).map(|_| None).collect();
+    for cell in 0..cells {
+        let count = board.cands(cell).count_ones();
+        if count < 2 {
+            continue;
+        }
+        for value in values(board.cands(cell)) {
+            let on = follow(board, kind, key(n, cell, value, true));
+            // Static chains use no contradiction: their false branch is not needed.
+            let off = if kind == Kind::Multiple {
+                None
+            } else {
+                Some(follow(board, kind, key(n, cell, value, false)))
+            };
+            // About twenty candidates looked at for each node reached.
+            let work = on.nodes.len() + off.as_ref().map_or(0, |c| c.nodes.len());
+            if !ctx.spend(20 * work as u64) {
+                return None;
+            }
+            if let Some(off) = &off {
+                // A contradiction decides the assumption.
+                for (closure, start) in [
+                    (&on, key(n, cell, value, true)),
+                    (off, key(n, cell, value, false)),
+                ] {
+                    if let Some((t, f)) = closure.contradiction {
+                        let complexity = closure.ancestors(t, &mut seen, &mut stack)
+                            + closure.ancestors(f, &mut seen, &mut stack);
+                        if worth(start ^ 1) {
+                            consider(
+                                Found {
+                                    rating: rating(complexity),
+                                    complexity,
+                                    target: start ^ 1,
+                                    what: "a contradiction",
+                                },
+                                &mut best,
+                            );
+                        }
+                    }
+                }
+            }
+            if let Some(off) = off.as_ref().filter(|_| kind == Kind::Dynamic && count >= 3) {
+                // Whatever the candidate forces both true and false is so.
+                for (i, &(k, _)) in on.nodes.iter().enumerate() {
+                    let (k, i) = (k as usize, i as u32);
+                    // The nodes reached (the last may be a contradiction's, not indexed).
+                    if on.index[k] != i || !worth(k) {
+                        continue;
+                    }
+                    if let Some(j) = off.get(k) {
+                        let complexity = on.ancestors(i, &mut seen, &mut stack)
+                            + off.ancestors(j, &mut seen, &mut stack);
+                        consider(
+                            Found {
+                                rating: rating(complexity),
+                                complexity,
+                                target: k,
+                                what: "both ways",
+                            },
+                            &mut best,
+                        );
+                    }
+                }
+            }
+            on_closures[cell * n + usize::from(value) - 1] = Some(on);
+        }
+    }
+    if kind != Kind::Nishio {
+        let closure_of =
+            |cell: usize, value: u8| on_closures[cell * n + usize::from(value) - 1].as_ref();
+        let geo = board.geo();
+        // Cell forcing, then unit forcing: what every branch forces.
+        let mut branches: Vec<Vec<&Closure>> = Vec::new();
+        for cell in 0..cells {
+            if board.cands(cell).count_ones() >= 2 {
+                branches.push(
+                    values(board.cands(cell))
+                        .filter_map(|v| closure_of(cell, v))
+                        .collect(),
+                );
+            }
+        }
+        for unit in 0..3 * n {
+            for value in values(board.all() & !board.placed(unit)) {
+                let places = board.positions(unit, value);
+                if places.count_ones() >= 2 {
+                    branches.push(
+                        geo.cells_in(unit, places)
+                            .filter_map(|c| closure_of(c, value))
+                            .collect(),
+                    );
+                }
+            }
+        }
+        for branch in &branches {
+            let Some(first) = branch.first() else {
+                continue;
+            };
+            // A branch that ends in a contradiction is false and may join (SE keeps what it
+            // reached before).
+            if branch.len() < 2 {
+                continue;
+            }
+            for (i, &(k, _)) in first.nodes.iter().enumerate() {
+                let (k, i) = (k as usize, i as u32);
+                if first.index[k] != i || !worth(k) {
+                    continue;
+                }
+                let mut complexity = first.ancestors(i, &mut seen, &mut stack);
+                let mut all = true;
+                for other in &branch[1..] {
+                    match other.get(k) {
+                        Some(j) => complexity += other.ancestors(j, &mut seen, &mut stack),
+                        None => {
+                            all = false;
+                            break;
+                        }
+                    }
+                }
+                if all {
+                    consider(
+                        Found {
+                            rating: rating(complexity),
+                            complexity,
+                            target: k,
+                            what: "every branch",
+                        },
+                        &mut best,
+                    );
+                }
+            }
+        }
+    }
+    let found = best?;
+    let (cell, value, on) = parts(n, found.target);
+    let mut step = Step::new(Technique::ForcingChain, found.rating);
+    if on {
+        step.placements.push(Candidate { cell, value });
+    } else {
+        step.eliminations.push(Candidate { cell, value });
+    }
+    if ctx.explain {
+        let name = match kind {
+            Kind::Nishio => "Nishio forcing chain",
+            Kind::Multiple => "Multiple forcing chains",
+            Kind::Dynamic => "Dynamic forcing chains",
+        };
+        let _ = write!(
+            step.text,
+            "{name} ({}): {} {} {{{value}}}.",
+            found.what,
+            board.geo().name(cell),
+            if on { "is" } else { "is not" }
+        );
+    }
+    Some(step)
+}
