@@ -480,18 +480,19 @@ fn step_of(board: &Board, ctx: &Context<'_>, found: Found) -> Step {
     };
     let mut step = Step::new(technique, found.rating);
     let (cell, value, assumed) = parts(n, found.path[0]);
+    // The path's candidates, once each: what the step rests on, cycle or chain.
+    step.evidence = found
+        .path
+        .iter()
+        .map(|&id| {
+            let (cell, value, _) = parts(n, id);
+            Candidate { cell, value }
+        })
+        .collect();
+    step.evidence.sort_unstable();
+    step.evidence.dedup();
     if let Some(eliminations) = found.cycle {
         step.eliminations = eliminations;
-        step.evidence = found
-            .path
-            .iter()
-            .map(|&id| {
-                let (cell, value, _) = parts(n, id);
-                Candidate { cell, value }
-            })
-            .collect();
-        step.evidence.sort_unstable();
-        step.evidence.dedup();
         if ctx.explain {
             step.text.push_str("A cycle holding either way round: ");
             for (i, &id) in found.path.iter().enumerate() {
@@ -512,16 +513,6 @@ fn step_of(board: &Board, ctx: &Context<'_>, found: Found) -> Step {
     } else {
         step.placements.push(Candidate { cell, value });
     }
-    step.evidence = found
-        .path
-        .iter()
-        .map(|&id| {
-            let (cell, value, _) = parts(n, id);
-            Candidate { cell, value }
-        })
-        .collect();
-    step.evidence.sort_unstable();
-    step.evidence.dedup();
     if ctx.explain {
         let word = |on: bool| if on { "is" } else { "is not" };
         let _ = write!(
