@@ -234,39 +234,34 @@ mod tests {
         }
     }
 
+    /// One literal, then `codes` codes each naming the entry being defined: each writes one more
+    /// character than the last. The writer, and the code width it ended at.
+    fn expanding(codes: usize) -> (Writer, u32) {
+        let mut w = Writer::default();
+        w.write(2, 0);
+        w.write(8, u64::from(b'a'));
+        let (mut dictionary, mut enlarge_in, mut num_bits) = (4u64, 4u64, 3u32);
+        for _ in 0..codes {
+            w.write(num_bits, dictionary);
+            dictionary += 1;
+            enlarge_in -= 1;
+            if enlarge_in == 0 {
+                enlarge_in = 1 << num_bits;
+                num_bits += 1;
+            }
+        }
+        (w, num_bits)
+    }
+
     #[test]
     fn a_small_text_that_expands_too_far_is_refused() {
         // One literal, then again and again the entry being defined: each code writes one more
         // character than the last, so k codes write k * k / 2.
-        let mut w = Writer::default();
-        w.write(2, 0);
-        w.write(8, u64::from(b'a'));
-        let (mut dictionary, mut enlarge_in, mut num_bits) = (4u64, 4u64, 3u32);
-        for _ in 0..3000 {
-            w.write(num_bits, dictionary);
-            dictionary += 1;
-            enlarge_in -= 1;
-            if enlarge_in == 0 {
-                enlarge_in = 1 << num_bits;
-                num_bits += 1;
-            }
-        }
+        let w = expanding(3000).0;
         assert!(w.sextets.len() < 8_000, "{}", w.sextets.len());
         assert_eq!(lz::decompress(&w.sextets), Err(FPuzzlesError::TooLarge));
         // The first thousand codes, closed with code 2: about half a million characters, read.
-        let mut w = Writer::default();
-        w.write(2, 0);
-        w.write(8, u64::from(b'a'));
-        let (mut dictionary, mut enlarge_in, mut num_bits) = (4u64, 4u64, 3u32);
-        for _ in 0..1000 {
-            w.write(num_bits, dictionary);
-            dictionary += 1;
-            enlarge_in -= 1;
-            if enlarge_in == 0 {
-                enlarge_in = 1 << num_bits;
-                num_bits += 1;
-            }
-        }
+        let (mut w, num_bits) = expanding(1000);
         w.write(num_bits, 2);
         let out = lz::decompress(&w.sextets).expect("within the bound");
         assert_eq!(out.len(), 1 + (2..=1001).sum::<usize>());
