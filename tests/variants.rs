@@ -14,7 +14,6 @@ use sudoku_grpc::proto::{
 };
 use tokio_stream::StreamExt;
 use tonic::Code;
-use tonic_types::StatusExt;
 
 /// The killer fixture's givens: the classic puzzle without its first and last rows.
 const KILLER_GIVENS: &str =
@@ -74,22 +73,6 @@ fn killer_rules() -> Rules {
     }
 }
 
-/// Asserts that `status` is INVALID_ARGUMENT about `field`, its message holding each of `wanted`.
-fn assert_invalid(status: &tonic::Status, field: &str, wanted: &[&str]) {
-    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
-    for text in wanted {
-        assert!(
-            status.message().contains(text),
-            "{:?} lacks {text:?}",
-            status.message()
-        );
-    }
-    let details = status
-        .get_details_bad_request()
-        .expect("BadRequest details");
-    assert_eq!(details.field_violations[0].field, field, "{status:?}");
-}
-
 /// Needs the variant solver and the f-puzzles reader.
 #[tokio::test]
 async fn fpuzzles_json_base64_and_link_give_the_same_answer() {
@@ -125,7 +108,7 @@ async fn a_puzzle_with_fpuzzles_or_rules_beside_it_is_refused() {
         ..Default::default()
     };
     let status = client.solve(both).await.unwrap_err();
-    assert_invalid(&status, "puzzle", &["fpuzzles"]);
+    common::assert_invalid(&status, "puzzle", &["fpuzzles"]);
     let both = SolveRequest {
         puzzle: KILLER_GIVENS.into(),
         fpuzzles: fixture("killer.json"),
@@ -133,7 +116,7 @@ async fn a_puzzle_with_fpuzzles_or_rules_beside_it_is_refused() {
         ..Default::default()
     };
     let status = client.solve(both).await.unwrap_err();
-    assert_invalid(&status, "fpuzzles", &["rules"]);
+    common::assert_invalid(&status, "fpuzzles", &["rules"]);
     let boxes = SolveRequest {
         fpuzzles: fixture("classic.json"),
         box_rows: 3,
@@ -141,7 +124,7 @@ async fn a_puzzle_with_fpuzzles_or_rules_beside_it_is_refused() {
         ..Default::default()
     };
     let status = client.solve(boxes).await.unwrap_err();
-    assert_invalid(&status, "box_rows", &["fpuzzles"]);
+    common::assert_invalid(&status, "box_rows", &["fpuzzles"]);
 }
 
 #[tokio::test]
@@ -150,7 +133,7 @@ async fn unreadable_fpuzzles_text_is_invalid_argument_about_the_field() {
     let mut client = server.client().await;
     for text in ["{\"size\": 9, \"grid\": [", "not base64 at all!"] {
         let status = client.solve(fpuzzles_request(text)).await.unwrap_err();
-        assert_invalid(&status, "fpuzzles", &["fpuzzles"]);
+        common::assert_invalid(&status, "fpuzzles", &["fpuzzles"]);
     }
 }
 
@@ -168,7 +151,7 @@ async fn an_unsupported_fpuzzles_rule_is_refused_by_name() {
         .solve(fpuzzles_request(&with_palindrome))
         .await
         .unwrap_err();
-    assert_invalid(&status, "fpuzzles", &["palindrome"]);
+    common::assert_invalid(&status, "fpuzzles", &["palindrome"]);
 }
 
 /// Needs the variant solver.
@@ -213,10 +196,10 @@ async fn typed_rules_that_cannot_hold_are_refused_naming_the_rule_and_cell() {
     };
     // A cell outside the 9x9 grid.
     let status = client.solve(with_cage(vec![0, 81], 10)).await.unwrap_err();
-    assert_invalid(&status, "rules", &["rule 1", "cage", "81"]);
+    common::assert_invalid(&status, "rules", &["rule 1", "cage", "81"]);
     // Two cells cannot add up to 18 with different values 1-9.
     let status = client.solve(with_cage(vec![0, 1], 18)).await.unwrap_err();
-    assert_invalid(&status, "rules", &["rule 1", "cage", "R1C1", "18"]);
+    common::assert_invalid(&status, "rules", &["rule 1", "cage", "R1C1", "18"]);
     // A given that is no symbol of a 4x4 grid.
     let small = SolveRequest {
         puzzle: "1..5 .... .... ....".into(),
@@ -224,7 +207,7 @@ async fn typed_rules_that_cannot_hold_are_refused_naming_the_rule_and_cell() {
         ..Default::default()
     };
     let status = client.solve(small).await.unwrap_err();
-    assert_invalid(&status, "puzzle", &["'5'", "R1C4"]);
+    common::assert_invalid(&status, "puzzle", &["'5'", "R1C4"]);
 }
 
 /// TrueCandidates of `request`.
@@ -327,7 +310,7 @@ async fn true_candidates_refuse_what_solve_refuses_and_grids_above_16() {
         .true_candidates(solve_request(&".".repeat(625)))
         .await
         .unwrap_err();
-    assert_invalid(&status, "puzzle", &["16x16", "25x25"]);
+    common::assert_invalid(&status, "puzzle", &["16x16", "25x25"]);
 }
 
 /// Needs the variant solver and the f-puzzles reader for the variant items' verdicts; the order,

@@ -262,3 +262,21 @@ pub async fn watch_health_serving(
     );
     watch
 }
+
+/// Asserts that `status` is INVALID_ARGUMENT about `field`, its message holding each of `wanted`
+/// and its `google.rpc.BadRequest` naming the field.
+pub fn assert_invalid(status: &tonic::Status, field: &str, wanted: &[&str]) {
+    use tonic_types::StatusExt;
+    assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+    for text in wanted {
+        assert!(
+            status.message().contains(text),
+            "{:?} lacks {text:?}",
+            status.message()
+        );
+    }
+    let details = status
+        .get_details_bad_request()
+        .expect("BadRequest details");
+    assert_eq!(details.field_violations[0].field, field, "{status:?}");
+}
