@@ -1,10 +1,12 @@
 //! The candidate grid the logic engine works on: for each cell its value or its candidates, and for
-//! each unit (row, column, box) and value the cells of that unit where the value can still go, all as
-//! bitmasks (`u32`, so grids up to 25x25), kept up to date on every placement and elimination.
+//! each unit (row, column, box, and a variant's extra units) and value the cells of that unit where
+//! the value can still go, all as bitmasks (`u32`, so grids up to 25x25), kept up to date on every
+//! placement and elimination.
 //!
 //! Values are 1..=N throughout; a mask has bit `v - 1` for value `v`. Units are numbered rows `0..N`,
-//! columns `N..2N`, boxes `2N..3N`; a position mask of a unit has bit `i` for the unit's `i`-th cell
-//! (a row's cells left to right, a column's top to bottom, a box's in reading order).
+//! columns `N..2N`, boxes (or a jigsaw's regions) `2N..3N`, then extra units; a position mask of a
+//! unit has bit `i` for the unit's `i`-th cell (a row's cells left to right, a column's top to bottom,
+//! a box's in reading order).
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -30,22 +32,51 @@ pub enum UnitKind {
     Row,
     /// A column.
     Column,
-    /// A box.
+    /// A box, or a jigsaw's region.
     Box,
+    /// A unit a variant adds: a diagonal, an extra region, a disjoint group.
+    Extra,
 }
 
-/// The fixed layout of a shape: which cells make each unit and which units hold each cell. Built once
-/// per shape (once per process for 9x9) and shared by every board of that shape.
+/// A unit beyond rows, columns and regions, as a variant adds it: its name in explanations and its
+/// cells, which hold different values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExtraUnit {
+    /// How explanations name it (`the main diagonal`, `extra region 2`).
+    pub name: String,
+    /// Its cells, row-major indices.
+    pub cells: Vec<usize>,
+}
+
+/// The fixed layout of a grid: which cells make each unit and which units hold each cell. Built once
+/// per shape (once per process for 9x9) and shared by every board of that shape; a variant's layout
+/// (a jigsaw's regions, extra units) is built once per puzzle.
+///
+/// Units are numbered rows `0..N`, columns `N..2N`, regions `2N..3N`, then the extra units that
+/// hold N cells, then those that hold fewer. The first kinds are houses (each value once); the
+/// last only keep their values different.
 #[derive(Debug)]
 pub struct Geometry {
     shape: Shape,
     n: usize,
     /// `unit_cells[u * n + i]`: the `i`-th cell of unit `u`.
     unit_cells: Vec<u16>,
-    /// The row, column and box unit of each cell.
+    /// The cells each unit holds: N, but fewer for some extra units.
+    unit_len: Vec<u8>,
+    /// Units `0..houses` hold every value once.
+    houses: usize,
+    /// The row, column and region unit of each cell.
     cell_units: Vec<[u16; 3]>,
-    /// The cell's position within its row, column and box.
+    /// The cell's position within its row, column and region.
     cell_slots: Vec<[u8; 3]>,
+    /// `extras[extra_start[c]..extra_start[c + 1]]`: the extra units holding cell `c`, with the
+    /// cell's slot in each; empty when there are none.
+    extra_start: Vec<u32>,
+    extras: Vec<(u16, u8)>,
+    /// The names of the extra units, from unit `3N` on.
+    extra_names: Vec<String>,
+    /// The regions are a jigsaw's, not the shape's boxes.
+    jigsaw: bool,
 }
 
 impl Geometry {
@@ -54,34 +85,132 @@ impl Geometry {
         static NINE: OnceLock<Arc<Geometry>> = OnceLock::new();
         if shape == Shape::NINE {
             return NINE
-                .get_or_init(|| Arc::new(Geometry::build(shape)))
+                .get_or_init(|| Arc::new(Geometry::build(shape, None, Vec::new())))
                 .clone();
         }
-        Arc::new(Geometry::build(shape))
+        Arc::new(Geometry::build(shape, None, Vec::new()))
     }
 
-    fn build(shape: Shape) -> Geometry {
+    /// The layout of a variant on `shape`: `regions` (each cell's region, from 0; `None` for the
+    /// boxes) and `extra` units. `None` unless the regions are N regions of N cells and every extra
+    /// unit holds at most N different cells on the grid. Extra units of one cell, or with the cells
+    /// of a unit already there, add nothing and are left out.
+    pub fn with_units(
+        shape: Shape,
+        regions: Option<&[u8]>,
+        extra: Vec<ExtraUnit>,
+    ) -> Option<Arc<Geometry>> {
+        let (n, cells) = (shape.side(), shape.cells());
+        if let Some(regions) = regions {
+            let mut sizes = vec![0usize; n];
+            for &r in regions {
+                *sizes.get_mut(usize::from(r))? += 1;
+            }
+            if regions.len() != cells || sizes.iter().any(|&s| s != n) {
+                return None;
+            }
+        }
+        for unit in &extra {
+            let mut seen = vec![false; cells];
+            for &c in &unit.cells {
+                if std::mem::replace(seen.get_mut(c)?, true) {
+                    return None;
+                }
+            }
+            if unit.cells.len() > n {
+                return None;
+            }
+        }
+        Some(Arc::new(Geometry::build(shape, regions, extra)))
+    }
+
+    fn build(shape: Shape, regions: Option<&[u8]>, extra: Vec<ExtraUnit>) -> Geometry {
         let n = shape.side();
         let (br, bc) = (shape.box_rows(), shape.box_cols());
         let mut unit_cells = vec![0u16; 3 * n * n];
         let mut cell_units = vec![[0u16; 3]; n * n];
         let mut cell_slots = vec![[0u8; 3]; n * n];
+        let mut region_fill = vec![0usize; n];
         for (index, (units, slots)) in cell_units.iter_mut().zip(&mut cell_slots).enumerate() {
             let (r, c) = (index / n, index % n);
-            let b = (r / br) * br + c / bc;
-            let slot = (r % br) * bc + c % bc;
+            // Cells are visited in reading order, so a region's slots follow it.
+            let (b, slot) = match regions {
+                Some(regions) => {
+                    let b = usize::from(regions[index]);
+                    region_fill[b] += 1;
+                    (b, region_fill[b] - 1)
+                }
+                None => ((r / br) * br + c / bc, (r % br) * bc + c % bc),
+            };
             *units = [r as u16, (n + c) as u16, (2 * n + b) as u16];
             *slots = [c as u8, r as u8, slot as u8];
             for (&u, &s) in units.iter().zip(slots.iter()) {
                 unit_cells[usize::from(u) * n + usize::from(s)] = index as u16;
             }
         }
+        let mut unit_len = vec![n as u8; 3 * n];
+        // Extra units: houses first, each set of cells once, none already a unit.
+        let mut extra: Vec<ExtraUnit> = extra.into_iter().filter(|u| u.cells.len() > 1).collect();
+        extra.sort_by_key(|u| u.cells.len() != n);
+        let mut sets: Vec<Vec<usize>> = (0..3 * n)
+            .map(|u| {
+                let mut cells: Vec<usize> = unit_cells[u * n..(u + 1) * n]
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .collect();
+                cells.sort_unstable();
+                cells
+            })
+            .collect();
+        let mut houses = 3 * n;
+        let mut per_cell: Vec<Vec<(u16, u8)>> = vec![Vec::new(); n * n];
+        let mut extra_names = Vec::new();
+        for unit in extra {
+            let mut sorted = unit.cells.clone();
+            sorted.sort_unstable();
+            if sets.contains(&sorted) {
+                continue;
+            }
+            let number = sets.len();
+            for (slot, &cell) in unit.cells.iter().enumerate() {
+                per_cell[cell].push((number as u16, slot as u8));
+            }
+            unit_cells.extend(unit.cells.iter().map(|&c| c as u16));
+            unit_cells.resize((number + 1) * n, 0);
+            // At most N cells.
+            unit_len.push(unit.cells.len() as u8);
+            if unit.cells.len() == n {
+                houses += 1;
+            }
+            extra_names.push(unit.name);
+            sets.push(sorted);
+        }
+        let (mut extra_start, mut extras) = (Vec::new(), Vec::new());
+        if !extra_names.is_empty() {
+            extra_start.push(0);
+            for units in per_cell {
+                extras.extend(units);
+                extra_start.push(extras.len() as u32);
+            }
+        }
+        let jigsaw = regions.is_some_and(|regions| {
+            (0..n * n).any(|i| {
+                let (r, c) = (i / n, i % n);
+                usize::from(regions[i]) != (r / br) * br + c / bc
+            })
+        });
         Geometry {
             shape,
             n,
             unit_cells,
+            unit_len,
+            houses,
             cell_units,
             cell_slots,
+            extra_start,
+            extras,
+            extra_names,
+            jigsaw,
         }
     }
 
@@ -95,6 +224,37 @@ impl Geometry {
         self.n
     }
 
+    /// Every unit: rows, columns, regions, then any extra units.
+    #[inline]
+    pub fn units(&self) -> std::ops::Range<usize> {
+        0..self.unit_len.len()
+    }
+
+    /// The units that hold every value once: rows, columns, regions and extra units of N cells.
+    #[inline]
+    pub fn houses(&self) -> std::ops::Range<usize> {
+        0..self.houses
+    }
+
+    /// The extra units that hold N cells, each value once.
+    #[inline]
+    pub fn extra_houses(&self) -> std::ops::Range<usize> {
+        3 * self.n..self.houses
+    }
+
+    /// True when a variant adds units beyond rows, columns and regions. The uniqueness techniques
+    /// (unique rectangles, BUG) rest on swaps that such units can forbid, so they stand aside.
+    #[inline]
+    pub fn has_extra_units(&self) -> bool {
+        !self.extra_names.is_empty()
+    }
+
+    /// True when unit `unit` holds every value once.
+    #[inline]
+    pub fn is_house(&self, unit: usize) -> bool {
+        unit < self.houses
+    }
+
     /// The `slot`-th cell of unit `unit`.
     #[inline]
     pub fn cell_at(&self, unit: usize, slot: usize) -> usize {
@@ -104,18 +264,55 @@ impl Geometry {
     /// The cells of `unit`, in slot order.
     #[inline]
     pub fn cells_of(&self, unit: usize) -> impl Iterator<Item = usize> + '_ {
-        self.unit_cells[unit * self.n..(unit + 1) * self.n]
+        let len = usize::from(self.unit_len[unit]);
+        self.unit_cells[unit * self.n..unit * self.n + len]
             .iter()
             .map(|&c| usize::from(c))
     }
 
-    /// The row, column and box units of `cell`.
+    /// The slots of `unit`, as a position mask.
+    #[inline]
+    pub fn full_positions(&self, unit: usize) -> Mask {
+        match self.unit_len[unit] {
+            32 => !0,
+            len => (1 << len) - 1,
+        }
+    }
+
+    /// The row, column and region units of `cell`.
     #[inline]
     pub fn units_of(&self, cell: usize) -> [usize; 3] {
         self.cell_units[cell].map(usize::from)
     }
 
-    /// `cell`'s slot in its row, column and box.
+    /// The extra units holding `cell`, with its slot in each.
+    #[inline]
+    pub fn extras_of(&self, cell: usize) -> &[(u16, u8)] {
+        if self.extras.is_empty() {
+            return &[];
+        }
+        match self.extra_start.get(cell..cell + 2) {
+            Some(&[from, to]) => &self.extras[from as usize..to as usize],
+            _ => &[],
+        }
+    }
+
+    /// Every unit holding `cell`: its region, row and column, then its extra units.
+    #[inline]
+    pub fn all_units_of(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        let [row, col, region] = self.units_of(cell);
+        [region, row, col]
+            .into_iter()
+            .chain(self.extras_of(cell).iter().map(|&(u, _)| usize::from(u)))
+    }
+
+    /// The houses holding `cell`: its region, row and column, then its extra units of N cells.
+    #[inline]
+    pub fn houses_of(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        self.all_units_of(cell).filter(|&u| self.is_house(u))
+    }
+
+    /// `cell`'s slot in its row, column and region.
     #[inline]
     pub fn slots_of(&self, cell: usize) -> [usize; 3] {
         self.cell_slots[cell].map(usize::from)
@@ -124,7 +321,26 @@ impl Geometry {
     /// The slot of `cell` within `unit`, which must hold it.
     #[inline]
     pub fn slot_in(&self, cell: usize, unit: usize) -> usize {
-        self.slots_of(cell)[self.kind(unit) as usize]
+        match self.kind(unit) {
+            UnitKind::Extra => self
+                .extras_of(cell)
+                .iter()
+                .find(|&&(u, _)| usize::from(u) == unit)
+                .map_or(0, |&(_, slot)| usize::from(slot)),
+            kind => self.slots_of(cell)[kind as usize],
+        }
+    }
+
+    /// True when `unit` holds `cell`.
+    #[inline]
+    pub fn holds(&self, unit: usize, cell: usize) -> bool {
+        match self.kind(unit) {
+            UnitKind::Extra => self
+                .extras_of(cell)
+                .iter()
+                .any(|&(u, _)| usize::from(u) == unit),
+            kind => self.units_of(cell)[kind as usize] == unit,
+        }
     }
 
     /// The kind of unit `unit` is.
@@ -133,20 +349,51 @@ impl Geometry {
         match unit / self.n {
             0 => UnitKind::Row,
             1 => UnitKind::Column,
-            _ => UnitKind::Box,
+            2 => UnitKind::Box,
+            _ => UnitKind::Extra,
         }
     }
 
-    /// True when two different cells share a row, column or box.
+    /// True when two different cells share a unit.
     #[inline]
     pub fn sees(&self, a: usize, b: usize) -> bool {
         let (ua, ub) = (self.cell_units[a], self.cell_units[b]);
-        a != b && (ua[0] == ub[0] || ua[1] == ub[1] || ua[2] == ub[2])
+        a != b
+            && (ua[0] == ub[0]
+                || ua[1] == ub[1]
+                || ua[2] == ub[2]
+                || self
+                    .extras_of(a)
+                    .iter()
+                    .any(|&(u, _)| self.extras_of(b).iter().any(|&(v, _)| u == v)))
+    }
+
+    /// The first unit in [`Geometry::all_units_of`] order that holds both cells.
+    pub fn first_shared_unit(&self, a: usize, b: usize) -> Option<usize> {
+        self.all_units_of(a).find(|&u| self.holds(u, b))
     }
 
     /// The cells of `unit` whose slots are in `positions`.
     pub fn cells_in(&self, unit: usize, positions: Mask) -> impl Iterator<Item = usize> + '_ {
         bits(positions).map(move |slot| self.cell_at(unit, slot))
+    }
+
+    /// Whether `solution` is a full grid keeping the givens of `puzzle` with every unit's values
+    /// different: the check a solution from outside is held to before grading on this layout.
+    pub fn solves(&self, puzzle: &Grid, solution: &Grid) -> bool {
+        let (p, s) = (puzzle.cells(), solution.cells());
+        puzzle.shape() == self.shape
+            && solution.shape() == self.shape
+            && p.iter().zip(s).all(|(&g, &v)| v != 0 && (g == 0 || g == v))
+            && self.units().all(|unit| {
+                let mut seen: Mask = 0;
+                self.cells_of(unit).all(|c| {
+                    let b = bit(s[c]);
+                    let fresh = seen & b == 0;
+                    seen |= b;
+                    fresh
+                })
+            })
     }
 
     /// `r3c5`, counting from 1.
@@ -157,12 +404,15 @@ impl Geometry {
         }
     }
 
-    /// `row 3`, `column 5`, `box 2`, counting from 1.
+    /// `row 3`, `column 5`, `box 2` (`region 2` in a jigsaw), counting from 1, or an extra unit's
+    /// name.
     pub fn unit_name(&self, unit: usize) -> String {
         let kind = match self.kind(unit) {
             UnitKind::Row => "row",
             UnitKind::Column => "column",
+            UnitKind::Box if self.jigsaw => "region",
             UnitKind::Box => "box",
+            UnitKind::Extra => return self.extra_names[unit - 3 * self.n].clone(),
         };
         format!("{kind} {}", unit % self.n + 1)
     }
@@ -222,14 +472,25 @@ impl Board {
     /// The board of `grid`, every blank holding every value its peers allow; `None` when two givens
     /// clash.
     pub fn new(grid: &Grid) -> Option<Board> {
-        let geo = Geometry::of(grid.shape());
+        Board::on(Geometry::of(grid.shape()), grid)
+    }
+
+    /// The board of `grid` on the layout `geo` (a variant's regions and extra units), every blank
+    /// holding every value its peers allow; `None` when two givens clash or the shapes differ.
+    pub fn on(geo: Arc<Geometry>, grid: &Grid) -> Option<Board> {
         let n = geo.n;
+        if grid.shape() != geo.shape {
+            return None;
+        }
         let all: Mask = if n == 32 { !0 } else { (1 << n) - 1 };
         let mut board = Board {
             values: vec![0; n * n],
             cands: vec![all; n * n],
-            pos: vec![all; 3 * n * n],
-            placed: vec![0; 3 * n],
+            pos: geo
+                .units()
+                .flat_map(|u| std::iter::repeat_n(geo.full_positions(u), n))
+                .collect(),
+            placed: vec![0; geo.units().len()],
             empty: n * n,
             geo,
         };
@@ -280,6 +541,12 @@ impl Board {
         self.placed[unit]
     }
 
+    /// Blank cells left in `unit`.
+    #[inline]
+    pub fn blanks(&self, unit: usize) -> usize {
+        usize::from(self.geo.unit_len[unit]) - self.placed[unit].count_ones() as usize
+    }
+
     /// Blank cells left.
     #[inline]
     pub fn empty(&self) -> usize {
@@ -317,6 +584,9 @@ impl Board {
         for k in 0..3 {
             self.pos[usize::from(units[k]) * n + usize::from(v) - 1] &= !(1 << slots[k]);
         }
+        for &(unit, slot) in self.geo.extras_of(cell) {
+            self.pos[usize::from(unit) * n + usize::from(v) - 1] &= !(1 << slot);
+        }
         true
     }
 
@@ -330,19 +600,28 @@ impl Board {
         }
         self.values[cell] = v;
         self.empty -= 1;
+        for unit in self.geo.cell_units[cell] {
+            self.take_from_unit(usize::from(unit), v);
+        }
+        for i in 0..self.geo.extras_of(cell).len() {
+            let unit = self.geo.extras_of(cell)[i].0;
+            self.take_from_unit(usize::from(unit), v);
+        }
+    }
+
+    /// Marks `v` placed in `unit` and removes it from the unit's other cells.
+    #[inline]
+    fn take_from_unit(&mut self, unit: usize, v: u8) {
         let n = self.geo.n;
-        let units = self.geo.cell_units[cell];
-        for unit in units.map(usize::from) {
-            self.placed[unit] |= bit(v);
-            // Only the cells that still hold `v` (the unit's positions of `v`, kept in step with
-            // the candidates by `eliminate`) need visiting.
-            let mut peers = self.pos[unit * n + usize::from(v) - 1];
-            while peers != 0 {
-                let slot = peers.trailing_zeros() as usize;
-                peers &= peers - 1;
-                let peer = usize::from(self.geo.unit_cells[unit * n + slot]);
-                self.eliminate(peer, v);
-            }
+        self.placed[unit] |= bit(v);
+        // Only the cells that still hold `v` (the unit's positions of `v`, kept in step with the
+        // candidates by `eliminate`) need visiting.
+        let mut peers = self.pos[unit * n + usize::from(v) - 1];
+        while peers != 0 {
+            let slot = peers.trailing_zeros() as usize;
+            peers &= peers - 1;
+            let peer = usize::from(self.geo.unit_cells[unit * n + slot]);
+            self.eliminate(peer, v);
         }
     }
 
@@ -356,14 +635,14 @@ impl Board {
         }
     }
 
-    /// True when the board cannot be completed: a blank cell without candidates, or a unit where a
+    /// True when the board cannot be completed: a blank cell without candidates, or a house where a
     /// value not yet placed has no cell left.
     pub fn broken(&self) -> bool {
         let n = self.geo.n;
         if (0..n * n).any(|c| self.values[c] == 0 && self.cands[c] == 0) {
             return true;
         }
-        (0..3 * n).any(|u| {
+        self.geo.houses().any(|u| {
             let missing = !self.placed[u] & self.all();
             values(missing).any(|v| self.positions(u, v) == 0)
         })

@@ -16,9 +16,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use crate::candidates::Board;
+use crate::candidates::{Board, Geometry};
 use crate::grid::Grid;
 use crate::solver::{self, Mode, Verdict};
 use crate::strategy::{
@@ -249,10 +250,21 @@ pub fn next_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, S
 
 /// Grades `puzzle`, whose unique solution is `solution`.
 pub fn grade(puzzle: &Grid, solution: &Grid, options: &Options<'_>) -> Result<Grade, GradeError> {
-    if !solution.solves(puzzle) {
+    grade_on(&Geometry::of(puzzle.shape()), puzzle, solution, options)
+}
+
+/// Grades `puzzle` on the layout `geo` (a variant's regions and extra units, where every technique
+/// applies to the extra units too), whose unique solution is `solution`.
+pub fn grade_on(
+    geo: &Arc<Geometry>,
+    puzzle: &Grid,
+    solution: &Grid,
+    options: &Options<'_>,
+) -> Result<Grade, GradeError> {
+    if !geo.solves(puzzle, solution) {
         return Err(GradeError::WrongSolution);
     }
-    let mut board = Board::new(puzzle).ok_or(GradeError::WrongSolution)?;
+    let mut board = Board::on(geo.clone(), puzzle).ok_or(GradeError::WrongSolution)?;
     let mut ctx = options.context(solution);
     let mut steps = Vec::new();
     while let Some(step) = next_step(&board, &mut ctx)? {

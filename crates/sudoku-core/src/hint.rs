@@ -2,7 +2,9 @@
 //! on the way. A board holds values, not pencil marks, so each hint starts again from the board's
 //! candidates: applying the hint's placement and asking again walks the whole puzzle.
 
-use crate::candidates::{Board, Candidate};
+use std::sync::Arc;
+
+use crate::candidates::{Board, Candidate, Geometry};
 use crate::grader::{GradeError, Options, next_step};
 use crate::grid::Grid;
 use crate::strategy::Step;
@@ -26,7 +28,24 @@ pub fn hint(
     solution: &Grid,
     options: &Options<'_>,
 ) -> Result<Hint, GradeError> {
-    if !solution.solves(puzzle) || progress.shape() != puzzle.shape() {
+    hint_on(
+        &Geometry::of(puzzle.shape()),
+        puzzle,
+        progress,
+        solution,
+        options,
+    )
+}
+
+/// [`hint`] on the layout `geo`: a variant's regions and extra units.
+pub fn hint_on(
+    geo: &Arc<Geometry>,
+    puzzle: &Grid,
+    progress: &Grid,
+    solution: &Grid,
+    options: &Options<'_>,
+) -> Result<Hint, GradeError> {
+    if !geo.solves(puzzle, solution) || progress.shape() != puzzle.shape() {
         return Err(GradeError::WrongSolution);
     }
     let mistakes: Vec<Candidate> = progress
@@ -50,7 +69,7 @@ pub fn hint(
     if board_grid.is_full() {
         return Ok(Hint::Solved);
     }
-    let mut board = Board::new(&board_grid).ok_or(GradeError::WrongSolution)?;
+    let mut board = Board::on(geo.clone(), &board_grid).ok_or(GradeError::WrongSolution)?;
     let mut ctx = options.context(solution);
     let mut steps = Vec::new();
     while let Some(step) = next_step(&board, &mut ctx)? {

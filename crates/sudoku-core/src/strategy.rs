@@ -343,7 +343,7 @@ pub(crate) fn seen_by_all(board: &Board, value: u8, cells: &[usize]) -> Vec<Cand
     };
     let geo = board.geo();
     let mut out = Vec::new();
-    for unit in geo.units_of(first) {
+    for unit in geo.all_units_of(first) {
         for cell in geo.cells_in(unit, board.positions(unit, value)) {
             if !cells.contains(&cell)
                 && cells.iter().all(|&c| geo.sees(c, cell))

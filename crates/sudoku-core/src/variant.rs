@@ -7,9 +7,11 @@
 //! from 0; values are 1 to the side, 0 for an empty cell.
 
 mod check;
+mod layout;
 mod solver;
 
 pub use check::VariantError;
+pub use layout::{Layout, LayoutError};
 pub use solver::{TrueCandidates, VariantOutcome, solve, true_candidates};
 
 /// The largest side a variant grid may have: candidates of a cell fit in a `u16`.

@@ -3,17 +3,26 @@
 //! makes progress, and every path ends in the solution. Plus hints walked to the end, and other shapes.
 
 use std::path::Path;
+use std::sync::Arc;
 
-use sudoku_core::candidates::Board;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use sudoku_core::candidates::{Board, Geometry};
 use sudoku_core::grader::{self, Difficulty, Options};
 use sudoku_core::grid::{Grid, Shape};
 use sudoku_core::hint::{self, Hint};
 use sudoku_core::solver::{self, Verdict};
 use sudoku_core::strategy::{Step, Technique};
+use sudoku_core::variant::{self, Diagonal, Rule, Variant};
 
 /// Checks every step of `steps` from `puzzle` against `solution`, and that they solve it.
 fn check_path(puzzle: &Grid, solution: &Grid, steps: &[Step]) {
-    let mut board = Board::new(puzzle).expect("a puzzle without clashes");
+    check_path_on(&Geometry::of(puzzle.shape()), puzzle, solution, steps);
+}
+
+/// [`check_path`] on the layout `geo` (a variant's regions and extra units).
+fn check_path_on(geo: &Arc<Geometry>, puzzle: &Grid, solution: &Grid, steps: &[Step]) {
+    let mut board = Board::on(geo.clone(), puzzle).expect("a puzzle without clashes");
     for (i, step) in steps.iter().enumerate() {
         let what = || {
             format!(
@@ -246,16 +255,7 @@ fn hints_walk_the_puzzle_to_its_end() {
 
 /// Steps that start from a board (not a puzzle): sound against the solution, without the end check.
 fn check_path_from(board: &Grid, solution: &Grid, steps: &[Step]) {
-    let mut b = Board::new(board).unwrap();
-    for step in steps {
-        for p in &step.placements {
-            assert_eq!(p.value, solution.cells()[p.cell]);
-        }
-        for e in &step.eliminations {
-            assert_ne!(e.value, solution.cells()[e.cell]);
-        }
-        b.apply(&step.placements, &step.eliminations);
-    }
+    check_path_from_on(&Geometry::of(board.shape()), board, solution, steps);
 }
 
 /// A unique puzzle of `shape`: a solution of the empty grid, its values relabelled by `seed`, with
@@ -349,4 +349,245 @@ fn cancel_stops_and_the_budget_bounds_the_search() {
     assert_eq!(grade.difficulty, Difficulty::Extreme);
     assert!(grade.counts.iter().any(|c| c.0 == Technique::Guess));
     check_path(&puzzle, &solution, &grade.steps);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Variants with unit rules: jigsaw regions, diagonals, extra regions and disjoint groups, graded
+// and hinted on their own layout.
+// ---------------------------------------------------------------------------------------------
+
+fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
+    (rng.next_u64() % n.max(1) as u64) as usize
+}
+
+/// A random unit variant of `side` (its regions and unit rules drawn by `rng`), unique, with its
+/// solution; `None` when the rules drawn leave no solution quickly.
+fn unit_variant(rng: &mut Xoshiro256PlusPlus, side: usize) -> Option<(Variant, Vec<u8>)> {
+    const JIGSAW_6: [u8; 36] = [
+        0, 0, 0, 1, 1, 1, 0, 0, 2, 1, 1, 1, 0, 2, 2, 2, 3, 3, 4, 2, 2, 3, 3, 3, 4, 4, 5, 5, 5, 3,
+        4, 4, 4, 5, 5, 5,
+    ];
+    let regions = match side {
+        6 if below(rng, 2) == 0 => JIGSAW_6.to_vec(),
+        9 if below(rng, 2) == 0 => {
+            let text = std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/variants/jigsaw.json"),
+            )
+            .unwrap();
+            sudoku_core::fpuzzles::read(&text)
+                .unwrap()
+                .regions()
+                .to_vec()
+        }
+        _ => Variant::default_regions(side),
+    };
+    let mut rules = Vec::new();
+    for rule in [
+        Rule::Diagonal(Diagonal::Negative),
+        Rule::Diagonal(Diagonal::Positive),
+        Rule::DisjointGroups,
+    ] {
+        if below(rng, 3) == 0 {
+            rules.push(rule);
+        }
+    }
+    for _ in 0..below(rng, 3) {
+        // An extra region of 2 to `side` cells anywhere.
+        let mut cells: Vec<usize> = (0..side * side).collect();
+        for i in (1..cells.len()).rev() {
+            cells.swap(i, below(rng, i + 1));
+        }
+        cells.truncate(2 + below(rng, side - 1));
+        rules.push(Rule::ExtraRegion(cells));
+    }
+    // A solution: a few random givens, then the first solution; values relabelled at random keep
+    // every unit rule.
+    let mut givens = vec![0u8; side * side];
+    for _ in 0..side / 2 {
+        givens[below(rng, side * side)] = 1 + below(rng, side) as u8;
+    }
+    let seeded = Variant::new(side, givens, regions.clone(), rules.clone()).ok()?;
+    let first = solver::Options {
+        mode: solver::Mode::FirstSolution,
+        max_guesses: Some(5_000),
+        cancel: None,
+    };
+    let solution = variant::solve(&seeded, &first).solution?;
+    let mut relabel: Vec<u8> = (1..=side as u8).collect();
+    for i in (1..side).rev() {
+        relabel.swap(i, below(rng, i + 1));
+    }
+    let solution: Vec<u8> = solution
+        .iter()
+        .map(|&v| relabel[usize::from(v) - 1])
+        .collect();
+    // Blank cells in a random order while the puzzle stays unique.
+    let mut puzzle = solution.clone();
+    let mut order: Vec<usize> = (0..side * side).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, below(rng, i + 1));
+    }
+    let unique = solver::Options {
+        max_guesses: Some(5_000),
+        ..Default::default()
+    };
+    for cell in order {
+        let saved = std::mem::replace(&mut puzzle[cell], 0);
+        let v = Variant::new(side, puzzle.clone(), regions.clone(), rules.clone()).ok()?;
+        if variant::solve(&v, &unique).verdict != Verdict::Unique {
+            puzzle[cell] = saved;
+        }
+    }
+    let v = Variant::new(side, puzzle, regions, rules).ok()?;
+    Some((v, solution))
+}
+
+/// Random unit variants on 4x4, 6x6 and 9x9 are graded soundly on their layouts (every step
+/// checked against the unique solution, the path ends in it) and hinted to the end; the techniques
+/// use the extra units (some step names one) and rarely need a guess.
+#[test]
+fn unit_variants_grade_and_hint_soundly() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(22);
+    let (mut graded, mut naming_extra, mut guesses, mut steps_total) = (0, 0, 0, 0);
+    for (side, cases) in [(4, 30), (6, 30), (9, 12)] {
+        let mut made = 0;
+        while made < cases {
+            let Some((v, values)) = unit_variant(&mut rng, side) else {
+                continue;
+            };
+            made += 1;
+            let layout = v.layout().unwrap();
+            let solution = layout.grid(values).unwrap();
+            let options = Options {
+                explain: true,
+                ..Options::default()
+            };
+            let grade =
+                grader::grade_on(&layout.geometry, &layout.puzzle, &solution, &options).unwrap();
+            check_path_on(&layout.geometry, &layout.puzzle, &solution, &grade.steps);
+            graded += 1;
+            steps_total += grade.steps.len();
+            guesses += grade
+                .steps
+                .iter()
+                .filter(|s| s.technique == Technique::Guess)
+                .count();
+            if grade.steps.iter().any(|s| {
+                let text = s.plain_explanation();
+                text.contains("diagonal")
+                    || text.contains("extra region")
+                    || text.contains("disjoint")
+            }) {
+                naming_extra += 1;
+            }
+            // Hints, each applied, walk the puzzle to its end.
+            let mut progress = layout.puzzle.clone();
+            loop {
+                match hint::hint_on(
+                    &layout.geometry,
+                    &layout.puzzle,
+                    &progress,
+                    &solution,
+                    &options,
+                )
+                .unwrap()
+                {
+                    Hint::Solved => break,
+                    Hint::Mistakes(m) => panic!("no entry is wrong, yet {m:?}"),
+                    Hint::Steps(steps) => {
+                        check_path_from_on(&layout.geometry, &progress, &solution, &steps);
+                        let mut cells = progress.cells().to_vec();
+                        for p in &steps.last().unwrap().placements {
+                            cells[p.cell] = p.value;
+                        }
+                        progress = Grid::from_cells(progress.shape(), cells).unwrap();
+                    }
+                }
+            }
+            assert_eq!(progress, solution);
+        }
+    }
+    eprintln!(
+        "{graded} graded, {naming_extra} naming an extra unit, {guesses} guesses in {steps_total} steps"
+    );
+    assert!(
+        naming_extra >= graded / 4,
+        "the extra units are used: {naming_extra} of {graded}"
+    );
+    assert!(
+        guesses * 20 < steps_total,
+        "guesses are rare: {guesses} of {steps_total} steps"
+    );
+}
+
+/// A jigsaw's regions are its boxes: the grade names regions, never boxes, and a classic puzzle
+/// graded on its own layout grades as before.
+#[test]
+fn a_jigsaw_grades_by_its_regions_and_a_classic_layout_changes_nothing() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/variants/jigsaw.json"),
+    )
+    .unwrap();
+    let v = sudoku_core::fpuzzles::read(&text).unwrap();
+    let layout = v.layout().unwrap();
+    let values = variant::solve(&v, &Default::default()).solution.unwrap();
+    let solution = layout.grid(values).unwrap();
+    let options = Options {
+        explain: true,
+        ..Options::default()
+    };
+    let grade = grader::grade_on(&layout.geometry, &layout.puzzle, &solution, &options).unwrap();
+    check_path_on(&layout.geometry, &layout.puzzle, &solution, &grade.steps);
+    let texts: Vec<String> = grade.steps.iter().map(|s| s.plain_explanation()).collect();
+    assert!(texts.iter().any(|t| t.contains("region ")), "{texts:?}");
+    assert!(!texts.iter().any(|t| t.contains("box ")), "{texts:?}");
+
+    let classic = Grid::parse_puzzle(
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+    )
+    .unwrap();
+    let solution = unique_solution(&classic);
+    let v = Variant::new(
+        9,
+        classic.cells().to_vec(),
+        Variant::default_regions(9),
+        Vec::new(),
+    )
+    .unwrap();
+    let layout = v.layout().unwrap();
+    let on_layout =
+        grader::grade_on(&layout.geometry, &layout.puzzle, &solution, &options).unwrap();
+    let plain = grader::grade(&classic, &solution, &options).unwrap();
+    assert_eq!(on_layout.steps, plain.steps);
+}
+
+/// Rules without techniques are refused by name, as is a side no classic grid has.
+#[test]
+fn grading_refuses_rules_without_techniques_by_name() {
+    let v = Variant::new(
+        9,
+        vec![0; 81],
+        Variant::default_regions(9),
+        vec![Rule::Diagonal(Diagonal::Positive), Rule::AntiKnight],
+    )
+    .unwrap();
+    let err = v.layout().unwrap_err().to_string();
+    assert!(err.contains("rule 2 (anti-knight)"), "{err}");
+    let v = Variant::new(7, vec![0; 49], Variant::default_regions(7), Vec::new()).unwrap();
+    let err = v.layout().unwrap_err().to_string();
+    assert!(err.contains("not 7"), "{err}");
+}
+
+/// [`check_path_from`] on the layout `geo`.
+fn check_path_from_on(geo: &Arc<Geometry>, board: &Grid, solution: &Grid, steps: &[Step]) {
+    let mut b = Board::on(geo.clone(), board).unwrap();
+    for step in steps {
+        for p in &step.placements {
+            assert_eq!(p.value, solution.cells()[p.cell]);
+        }
+        for e in &step.eliminations {
+            assert_ne!(e.value, solution.cells()[e.cell]);
+        }
+        b.apply(&step.placements, &step.eliminations);
+    }
 }

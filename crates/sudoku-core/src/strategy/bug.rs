@@ -12,8 +12,12 @@ use std::fmt::Write as _;
 use super::{Context, Step, Technique};
 use crate::candidates::{Board, Candidate, values};
 
-/// The BUG+1 placement or the BUG type 2 eliminations, if the grid is in either state.
+/// The BUG+1 placement or the BUG type 2 eliminations, if the grid is in either state. Not with a
+/// variant's extra units, where swapping each cell's two values need not give a second solution.
 pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
+    if board.geo().has_extra_units() {
+        return None;
+    }
     plus_one(board, ctx).or_else(|| type2(board, ctx))
 }
 

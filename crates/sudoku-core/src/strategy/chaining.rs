@@ -159,6 +159,16 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
                     made.push((key(n, peer, value, false), made_parents.len() - 1, 1));
                 }
             }
+            for &(unit, _) in geo.extras_of(cell) {
+                let unit = usize::from(unit);
+                for peer in geo.cells_in(unit, now.positions(unit, value)) {
+                    if peer == cell || geo.first_shared_unit(cell, peer) != Some(unit) {
+                        continue;
+                    }
+                    made_parents.push(at);
+                    made.push((key(n, peer, value, false), made_parents.len() - 1, 1));
+                }
+            }
             true
         } else if let Some(at) = pending_off.pop_front() {
             let (cell, value, _) = parts(n, c.nodes[at as usize].0 as usize);
@@ -176,8 +186,7 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
                 }
                 made.push((key(n, cell, other, true), from, made_parents.len() - from));
             }
-            let [row, col, bx] = geo.units_of(cell);
-            for unit in [bx, row, col] {
+            for unit in geo.houses_of(cell) {
                 let others = now.positions(unit, value) & !(1 << geo.slot_in(cell, unit));
                 if others.count_ones() == 1 {
                     let peer = geo.cell_at(unit, others.trailing_zeros() as usize);
@@ -335,7 +344,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                 );
             }
         }
-        for unit in 0..3 * n {
+        for unit in geo.houses() {
             for value in values(board.all() & !board.placed(unit)) {
                 let places = board.positions(unit, value);
                 if places.count_ones() >= 2 {

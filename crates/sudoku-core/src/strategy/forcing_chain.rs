@@ -40,7 +40,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stoppe
             };
             return Ok(Some(step));
         }
-        for unit in 0..3 * n {
+        for unit in geo.houses() {
             for value in values(board.all() & !board.placed(unit)) {
                 if board.positions(unit, value).count_ones() != options {
                     continue;
@@ -163,7 +163,7 @@ fn follow(board: &Board, ctx: &mut Context<'_>, assumed: Candidate) -> Option<Br
                 _ => {}
             }
         }
-        for unit in 0..3 * n {
+        for unit in geo.houses() {
             for value in values(b.all() & !b.placed(unit)) {
                 let p = b.positions(unit, value);
                 match p.count_ones() {

@@ -5,11 +5,10 @@ use std::fmt::Write as _;
 use super::{Context, Step, Technique};
 use crate::candidates::{Board, Candidate, bits};
 
-/// The first unit (rows, columns, then boxes) with one blank cell.
+/// The first house (rows, columns, boxes, then a variant's extra houses) with one blank cell.
 pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
-    let n = board.n();
     let geo = board.geo();
-    (0..3 * n).find_map(|unit| {
+    geo.houses().find_map(|unit| {
         let missing = board.all() & !board.placed(unit);
         if missing.count_ones() != 1 {
             return None;

@@ -12,16 +12,17 @@ pub fn find_in_box(board: &Board, ctx: &Context<'_>) -> Option<Step> {
     find_in(board, ctx, 2 * n..3 * n, 12)
 }
 
-/// The first hidden single in a row or column.
+/// The first hidden single in a row or column, then in a variant's extra houses (rated as in a
+/// line).
 pub fn find_in_line(board: &Board, ctx: &Context<'_>) -> Option<Step> {
     let n = board.n();
-    find_in(board, ctx, 0..2 * n, 15)
+    find_in(board, ctx, (0..2 * n).chain(board.geo().extra_houses()), 15)
 }
 
 fn find_in(
     board: &Board,
     ctx: &Context<'_>,
-    units: std::ops::Range<usize>,
+    units: impl Iterator<Item = usize>,
     rating: u16,
 ) -> Option<Step> {
     for unit in units {

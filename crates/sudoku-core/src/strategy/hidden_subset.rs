@@ -26,8 +26,12 @@ pub fn find(board: &Board, ctx: &Context<'_>, size: usize, direct: bool) -> Opti
     let geo = board.geo();
     let n = board.n();
     let mut items: Vec<(usize, Mask)> = Vec::with_capacity(n);
-    for unit in (2 * n..3 * n).chain(n..2 * n).chain(0..n) {
-        let blanks = n - board.placed(unit).count_ones() as usize;
+    for unit in (2 * n..3 * n)
+        .chain(n..2 * n)
+        .chain(0..n)
+        .chain(geo.extra_houses())
+    {
+        let blanks = board.blanks(unit);
         if blanks <= if direct { size } else { 2 * size } {
             continue;
         }

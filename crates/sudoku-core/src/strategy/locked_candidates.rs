@@ -127,10 +127,15 @@ pub fn find_claiming(board: &Board, ctx: &Context<'_>) -> Option<Step> {
 fn search(board: &Board, ctx: &Context<'_>, pointing: bool) -> Option<Step> {
     let n = board.n();
     let geo = board.geo();
-    // Pointing looks from each box at the lines; claiming from each line at the boxes.
-    let sources = if pointing { 2 * n..3 * n } else { 0..2 * n };
+    // Pointing looks from each box (and a variant's extra houses) at the units crossing it;
+    // claiming from each line at the boxes (and extra units).
+    let (sources, extra) = if pointing {
+        (2 * n..3 * n, geo.extra_houses())
+    } else {
+        (0..2 * n, 0..0)
+    };
     let mut eliminations = Vec::new();
-    for source in sources {
+    for source in sources.chain(extra) {
         for value in values(board.all() & !board.placed(source)) {
             let positions = board.positions(source, value);
             if positions.count_ones() < 2 {
@@ -138,20 +143,20 @@ fn search(board: &Board, ctx: &Context<'_>, pointing: bool) -> Option<Step> {
             }
             let mut cells = geo.cells_in(source, positions);
             let Some(first) = cells.next() else { continue };
-            let [row, col, bx] = geo.units_of(first);
-            let targets: &[usize] = if pointing { &[row, col] } else { &[bx] };
-            for &target in targets {
+            // Every other unit through the first place; a line crossing a line holds one cell of
+            // it, so from a line only the box and extra units can hold every place.
+            for target in geo.all_units_of(first) {
                 if target == source
                     || !geo
                         .cells_in(source, positions)
-                        .all(|c| geo.units_of(c).contains(&target))
+                        .all(|c| geo.holds(target, c))
                 {
                     continue;
                 }
                 eliminations.clear();
                 eliminations.extend(
                     geo.cells_in(target, board.positions(target, value))
-                        .filter(|&c| !geo.units_of(c).contains(&source))
+                        .filter(|&c| !geo.holds(source, c))
                         .map(|cell| Candidate { cell, value }),
                 );
                 if eliminations.is_empty() {

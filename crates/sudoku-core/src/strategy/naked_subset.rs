@@ -16,10 +16,22 @@ pub fn find(board: &Board, ctx: &Context<'_>, size: usize) -> Option<Step> {
     let geo = board.geo();
     let n = board.n();
     let mut items: Vec<(usize, Mask)> = Vec::with_capacity(n);
-    // As Sudoku Explainer looks: boxes, columns, rows, and only in a unit with at least twice the
-    // subset's size of blank cells (in a smaller one the rest is the simpler hidden subset).
-    for unit in (2 * n..3 * n).chain(n..2 * n).chain(0..n) {
-        if n - (board.placed(unit).count_ones() as usize) < 2 * size {
+    // As Sudoku Explainer looks: boxes, columns, rows (then a variant's extra units), and only in a
+    // house with at least twice the subset's size of blank cells (in a smaller one the rest is the
+    // simpler hidden subset; a unit of fewer cells has no hidden subsets).
+    for unit in (2 * n..3 * n)
+        .chain(n..2 * n)
+        .chain(0..n)
+        .chain(3 * n..geo.units().end)
+    {
+        let blanks = board.blanks(unit);
+        if blanks
+            < if geo.is_house(unit) {
+                2 * size
+            } else {
+                size + 1
+            }
+        {
             continue;
         }
         items.clear();

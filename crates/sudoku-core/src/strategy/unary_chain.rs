@@ -61,10 +61,9 @@ fn consequences(
                 push(node(n, cell, other, false));
             }
         }
-        // Box, then row, then column, each peer once.
-        let [row, col, bx] = geo.units_of(cell);
+        // Box, then row, then column (then a variant's extra units), each peer once.
         let mut seen = Vec::with_capacity(3 * n);
-        for unit in [bx, row, col] {
+        for unit in geo.all_units_of(cell) {
             for peer in geo.cells_in(unit, board.positions(unit, value)) {
                 if peer != cell && !seen.contains(&peer) {
                     seen.push(peer);
@@ -84,8 +83,7 @@ fn consequences(
         if !unit_links {
             return;
         }
-        let [row, col, bx] = geo.units_of(cell);
-        for unit in [bx, row, col] {
+        for unit in geo.houses_of(cell) {
             let others = board.positions(unit, value) & !(1 << geo.slot_in(cell, unit));
             if others.count_ones() == 1 {
                 let peer = geo.cell_at(unit, others.trailing_zeros() as usize);
@@ -446,8 +444,7 @@ fn cycle_eliminations(board: &Board, path: &[usize]) -> Option<Vec<Candidate>> {
     let mut backward = Vec::new();
     for &id in &path[1..] {
         let (cell, value, on) = parts(n, id);
-        let [row, col, bx] = geo.units_of(cell);
-        for unit in [row, col, bx] {
+        for unit in geo.all_units_of(cell) {
             for peer in geo.cells_in(unit, board.positions(unit, value)) {
                 if peer != cell && !on_cycle.contains(&peer) {
                     let c = Candidate { cell: peer, value };

@@ -15,6 +15,10 @@ use crate::candidates::{Board, Candidate, values};
 pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
     let n = board.n();
     let geo = board.geo();
+    // A variant's extra unit through one corner can forbid the swap the argument rests on.
+    if geo.has_extra_units() {
+        return None;
+    }
     for pass in [1, 2, 4] {
         for a in 0..n * n {
             let pair = board.cands(a);
@@ -28,7 +32,8 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
                     let [_, _, ba] = geo.units_of(a);
                     let boxes = corners.map(|c| geo.units_of(c)[2]);
                     let other_boxes = boxes.iter().filter(|&&b| b != ba).collect::<Vec<_>>();
-                    if other_boxes.is_empty() || other_boxes.iter().any(|&&b| b != *other_boxes[0])
+                    // Two corners in each of two boxes (a jigsaw's regions can hold three).
+                    if other_boxes.len() != 2 || other_boxes.iter().any(|&&b| b != *other_boxes[0])
                     {
                         continue;
                     }

@@ -49,7 +49,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
                 next.clear();
                 links += 2;
                 for &on in &frontier {
-                    for unit in geo.units_of(on) {
+                    for unit in geo.all_units_of(on) {
                         for off in geo.cells_in(unit, board.positions(unit, value)) {
                             if off == on || off_seen[off] {
                                 continue;
@@ -103,10 +103,10 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     Some(step)
 }
 
-/// The cells that share a unit with `cell` where `value` has only those two places.
+/// The cells that share a house with `cell` where `value` has only those two places.
 fn strong_partners(board: &Board, cell: usize, value: u8) -> impl Iterator<Item = usize> + '_ {
     let geo = board.geo();
-    geo.units_of(cell).into_iter().filter_map(move |unit| {
+    geo.houses_of(cell).filter_map(move |unit| {
         let p = board.positions(unit, value);
         (p.count_ones() == 2)
             .then(|| geo.cells_in(unit, p).find(|&c| c != cell))
@@ -144,6 +144,7 @@ fn name(board: &Board, chain: &[usize], value: u8) -> Technique {
             UnitKind::Row => (ra == rb).then_some(ra),
             UnitKind::Column => (ca == cb).then_some(ca),
             UnitKind::Box => (ba == bb).then_some(ba),
+            UnitKind::Extra => None,
         };
         unit.is_some_and(|u| board.positions(u, value).count_ones() == 2)
     };

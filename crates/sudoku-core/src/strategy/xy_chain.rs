@@ -49,7 +49,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
                 next.clear();
                 for &state in &frontier {
                     let (cell, w) = (state / n, (state % n) as u8 + 1);
-                    for unit in geo.units_of(cell) {
+                    for unit in geo.all_units_of(cell) {
                         for p in geo.cells_in(unit, board.positions(unit, w)) {
                             if p == cell || p == s || board.cands(p).count_ones() != 2 {
                                 continue;

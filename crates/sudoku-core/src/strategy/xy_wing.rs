@@ -24,7 +24,7 @@ pub(crate) fn wing(board: &Board, ctx: &Context<'_>, xyz: bool) -> Option<Step> 
             continue;
         }
         peers.clear();
-        for unit in geo.units_of(pivot) {
+        for unit in geo.all_units_of(pivot) {
             for c in geo.cells_of(unit) {
                 let m = board.cands(c);
                 if c != pivot
