@@ -21,6 +21,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // SolveBatch item queued in the pool) small.
         .boxed(".sudoku.v1.SolveRequest.rules")
         .boxed(".sudoku.v1.SolveBatchRequest.rules")
+        .boxed(".sudoku.v1.GradeRequest.rules")
+        .boxed(".sudoku.v1.HintRequest.rules")
         .compile_fds(fds)?;
     Ok(())
 }

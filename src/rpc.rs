@@ -21,10 +21,8 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
 
-use sudoku_core::grader;
 use sudoku_core::grid::Grid;
 use sudoku_core::solver::Verdict;
-use sudoku_core::text::Read;
 
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
@@ -35,6 +33,7 @@ use crate::proto::{
     HintRequest, HintResponse, SolveBatchRequest, SolveRequest, SolveResponse,
     TrueCandidatesResponse,
 };
+use crate::wire::LogicRead;
 use solve_batch::BatchItem;
 
 /// The service's limits, taken from the server configuration.
@@ -156,19 +155,21 @@ impl Sudoku {
     }
 
     /// Runs Grade's or Hint's `work` on the pool with the puzzle's unique solution, or the verdict
-    /// that says why it has none: both start from a proved-unique puzzle, within the server's
-    /// default guess budget.
+    /// that says why it has none: both start from a proved-unique puzzle (classic or variant),
+    /// within the server's default guess budget.
     async fn run_on_solution<T: Send + 'static>(
         &self,
         deadline: Option<Instant>,
-        read: Read,
-        work: impl FnOnce(&Read, Result<Grid, Verdict>, &AtomicBool) -> Result<T, RpcError>
+        read: LogicRead,
+        work: impl FnOnce(&LogicRead, Result<Grid, Verdict>, &AtomicBool) -> Result<T, RpcError>
         + Send
         + 'static,
     ) -> Result<T, RpcError> {
         let max_guesses = self.limits.default_max_guesses;
         self.run_unary(deadline, move |cancel| {
-            let result = grader::unique_solution(&read.grid, max_guesses, Some(cancel))
+            let result = read
+                .layout
+                .unique_solution(max_guesses, Some(cancel))
                 .map_err(RpcError::from)
                 .and_then(|solution| work(&read, solution, cancel));
             // An error after the flag was raised is the flag's doing: the pool counts it as cut off.

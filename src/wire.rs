@@ -15,8 +15,10 @@ use sudoku_core::text::{Format, Notation, ParseError, PuzzleError, Read};
 
 use crate::proto;
 
+mod logic;
 mod variant;
 
+pub use logic::{LogicRead, logic_input};
 pub use variant::{
     Alphabet, Input, InputError, SolveInput, VariantInputError, VariantRead, box_regions,
     classic_variant, fpuzzles_variant, typed_variant,
@@ -276,6 +278,15 @@ pub struct Writer {
 }
 
 impl Writer {
+    /// The writer of values 1 to `side` in `symbols`.
+    pub fn new(side: usize, symbols: Symbols) -> Writer {
+        Writer {
+            side,
+            symbols,
+            numbers: false,
+        }
+    }
+
     /// The writer for answers to the puzzle `read`.
     pub fn of(read: &Read) -> Writer {
         Writer {

@@ -441,3 +441,33 @@ async fn local_solve_tells_clashing_givens_from_unsolvable_puzzles() {
     assert_eq!(answers[1], "unsolvable");
     assert_eq!(answers[2], CLASSIC_SOLUTION);
 }
+
+/// `grade` prints one line a puzzle (its path only with `--steps`), and `hint` explains its step.
+#[tokio::test]
+async fn local_grade_prints_a_line_a_puzzle_and_hint_explains_itself() {
+    let puzzles = format!("{CLASSIC}\n{CLASSIC}\n");
+    let out = run(vec!["grade".into(), "-".into()], Some(puzzles.clone())).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        ["BEGINNER 1.2 HIDDEN_SINGLE ER/EP/ED 1.2/1.2/1.2"; 2],
+        "{stdout}"
+    );
+    let out = run(
+        vec!["grade".into(), "--steps".into(), "-".into()],
+        Some(puzzles),
+    )
+    .await;
+    let stdout = text(&out.stdout);
+    assert!(stdout.lines().count() > 100, "{stdout}");
+    assert!(
+        stdout.contains("In box 2, 8 fits only in r1c6."),
+        "{stdout}"
+    );
+    let out = run(vec!["hint".into(), CLASSIC.into()], None).await;
+    assert_eq!(
+        text(&out.stdout).trim(),
+        "1.2 HIDDEN_SINGLE: In box 2, 8 fits only in r1c6."
+    );
+}

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, sample};
+use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, sample, sample_path};
 use sudoku_grpc::proto::{Difficulty, GradeRequest, HintRequest, SolveRequest, Technique, Verdict};
 use tonic::Code;
 
@@ -218,4 +218,203 @@ async fn a_passed_deadline_answers_deadline_exceeded() {
         .unwrap()
         .into_inner();
     assert_eq!(answer.verdict(), Verdict::Unique);
+}
+
+/// A committed f-puzzles fixture's text.
+fn variant_fixture(name: &str) -> String {
+    std::fs::read_to_string(sample_path(&format!("variants/{name}")))
+        .expect("the fixture")
+        .trim()
+        .to_owned()
+}
+
+/// The jigsaw fixture's solution.
+const JIGSAW_SOLUTION: &str =
+    "679285143482513679391467258125874936738926415546139782854691327263748591917352864";
+
+#[tokio::test]
+async fn variants_with_unit_rules_grade_and_hint_on_their_own_units() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    // A jigsaw from its f-puzzles link: its regions are its boxes, and the steps solve it.
+    let link = format!(
+        "https://www.f-puzzles.com/?load={}",
+        variant_fixture("jigsaw.b64")
+    );
+    let answer = client
+        .grade(GradeRequest {
+            fpuzzles: link.clone(),
+            include_steps: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(answer.verdict(), Verdict::Unique);
+    assert!(answer.rating >= 1.0);
+    let placed: usize = answer.steps.iter().map(|s| s.placements.len()).sum();
+    assert_eq!(placed, 81 - answer.clues as usize);
+    for p in answer.steps.iter().flat_map(|s| &s.placements) {
+        let at = p.row as usize * 9 + p.col as usize;
+        assert_eq!(p.symbol, &JIGSAW_SOLUTION[at..=at], "{p:?}");
+    }
+    let explained: Vec<&str> = answer
+        .steps
+        .iter()
+        .map(|s| s.explanation.as_str())
+        .collect();
+    assert!(
+        explained.iter().any(|e| e.contains("region ")),
+        "{explained:?}"
+    );
+    assert!(
+        !explained.iter().any(|e| e.contains("box ")),
+        "{explained:?}"
+    );
+
+    // Extra regions (windoku) take part in the techniques, by name.
+    let windoku = variant_fixture("extraregion.json");
+    let answer = client
+        .grade(GradeRequest {
+            fpuzzles: windoku.clone(),
+            include_steps: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(answer.verdict(), Verdict::Unique);
+    assert!(
+        answer
+            .steps
+            .iter()
+            .any(|s| s.explanation.contains("extra region")),
+        "{:?}",
+        answer.steps
+    );
+
+    // Hints walk the windoku to its solution, each ending in one placement.
+    let solution = client
+        .solve(SolveRequest {
+            fpuzzles: windoku.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .solution;
+    let mut board: Vec<u8> = vec![b'.'; 81];
+    let mut hints = 0;
+    loop {
+        let answer = client
+            .hint(HintRequest {
+                fpuzzles: windoku.clone(),
+                progress: String::from_utf8(board.clone()).unwrap(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(answer.verdict(), Verdict::Unique);
+        assert!(answer.mistakes.is_empty(), "{:?}", answer.mistakes);
+        if answer.solved {
+            break;
+        }
+        let last = answer.steps.last().expect("a hint has steps");
+        assert_eq!(last.placements.len(), 1, "a hint ends in one placement");
+        apply(&mut board, &last.placements);
+        hints += 1;
+        assert!(hints <= 81);
+    }
+    // An empty board counts the givens as given, so the walk fills the rest.
+    let filled = String::from_utf8(board).unwrap();
+    for (got, want) in filled.chars().zip(solution.chars()) {
+        assert!(got == '.' || got == want, "{filled} against {solution}");
+    }
+
+    // The typed form: the windoku's givens with its boxes' windows as extra regions grade alike.
+    let windows: Vec<sudoku_grpc::proto::ExtraRegion> = [10, 14, 46, 50]
+        .iter()
+        .map(|&corner| sudoku_grpc::proto::ExtraRegion {
+            cells: (0..9).map(|i| corner + (i / 3) * 9 + i % 3).collect(),
+        })
+        .collect();
+    let givens = client
+        .solve(SolveRequest {
+            fpuzzles: windoku.clone(),
+            skip_uniqueness_check: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(givens.solution, solution);
+    let typed = client
+        .grade(GradeRequest {
+            puzzle: fixture_givens(&windoku),
+            rules: Some(Box::new(sudoku_grpc::proto::Rules {
+                extra_regions: windows,
+                ..Default::default()
+            })),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let from_link = client
+        .grade(GradeRequest {
+            fpuzzles: windoku,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(typed, from_link);
+}
+
+/// The givens of an f-puzzles JSON text, as an 81-character puzzle.
+fn fixture_givens(json: &str) -> String {
+    let variant = sudoku_core::fpuzzles::read(json).expect("the fixture reads");
+    variant
+        .givens()
+        .iter()
+        .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
+        .collect()
+}
+
+#[tokio::test]
+async fn grade_and_hint_refuse_rules_without_techniques_by_name() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let killer = variant_fixture("killer.json");
+    let status = client
+        .grade(GradeRequest {
+            fpuzzles: killer.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    common::assert_invalid(&status, "fpuzzles", &["rule 1 (cage)", "no techniques"]);
+    let status = client
+        .hint(HintRequest {
+            puzzle: CLASSIC.into(),
+            rules: Some(Box::new(sudoku_grpc::proto::Rules {
+                anti_knight: true,
+                ..Default::default()
+            })),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    common::assert_invalid(&status, "rules", &["(anti-knight)"]);
+    // A progress board in a variant's symbols: a stray symbol is named with its cell.
+    let status = client
+        .hint(HintRequest {
+            fpuzzles: variant_fixture("jigsaw.json"),
+            progress: format!("X{}", ".".repeat(80)),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    common::assert_invalid(&status, "progress", &["'X' at R1C1"]);
 }

@@ -176,3 +176,79 @@ async fn client_batch_streams_fpuzzles_lines() {
     assert_eq!(answers[2], JIGSAW_SOLUTION, "{stdout}");
     assert_eq!(answers[3], CLASSIC_SOLUTION, "{stdout}");
 }
+
+/// Needs the variant solver, the f-puzzles reader and the logic engine on extra units.
+#[tokio::test]
+async fn local_grade_and_hint_take_unit_variants() {
+    let windoku = fixture("extraregion.json");
+    let out = run(&["grade", "--fpuzzles", &windoku]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    // One line without --steps, as for a classic puzzle.
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(stdout.starts_with("MEDIUM 2.6 POINTING"), "{stdout}");
+    let out = run(&["grade", "--steps", "--fpuzzles", &windoku]).await;
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("extra region"), "{stdout}");
+    let out = run(&["hint", "--fpuzzles", &windoku]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .is_some_and(|l| l.contains("fits only")),
+        "{stdout}"
+    );
+    // Rules without techniques are refused by name, exit 1.
+    let out = run(&["grade", "--fpuzzles", &fixture("killer.json")]).await;
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("rule 1 (cage)"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+/// Needs the variant solver, the f-puzzles reader and the logic engine on extra units.
+#[tokio::test]
+async fn client_grade_and_hint_take_unit_variants() {
+    let server = TestServer::start().await;
+    let url = server.url();
+    let jigsaw = fixture("jigsaw.b64");
+    let out = run(&["client", "--server", &url, "grade", "--fpuzzles", &jigsaw]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let local = run(&["grade", "--fpuzzles", &jigsaw]).await;
+    assert_eq!(text(&out.stdout), text(&local.stdout));
+    // A wrong entry on the board comes back as a mistake.
+    let mut board = JIGSAW_SOLUTION.to_owned();
+    board.replace_range(80..81, "1");
+    let out = run(&[
+        "client",
+        "--server",
+        &url,
+        "hint",
+        "--fpuzzles",
+        &jigsaw,
+        "--progress",
+        &board,
+    ])
+    .await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "mistake: r9c9 should not be 1");
+    let out = run(&[
+        "client",
+        "--server",
+        &url,
+        "grade",
+        "--fpuzzles",
+        &fixture("killer.json"),
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("rule 1 (cage)"),
+        "{}",
+        text(&out.stderr)
+    );
+}

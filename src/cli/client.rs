@@ -149,7 +149,12 @@ pub struct CanonArgs {
 #[derive(Debug, clap::Args)]
 pub struct GradeArgs {
     /// The puzzle.
-    pub puzzle: String,
+    #[arg(required_unless_present = "fpuzzles")]
+    pub puzzle: Option<String>,
+    /// A variant puzzle from f-puzzles instead (regions and unit rules: diagonals, extra regions,
+    /// disjoint groups): a file holding its JSON, base64 or link, or that text itself.
+    #[arg(long, value_name = "FILE|URL", conflicts_with = "puzzle")]
+    pub fpuzzles: Option<String>,
     /// Print the path, one step a line.
     #[arg(long)]
     pub steps: bool,
@@ -159,7 +164,12 @@ pub struct GradeArgs {
 #[derive(Debug, clap::Args)]
 pub struct HintArgs {
     /// The puzzle: its givens only.
-    pub puzzle: String,
+    #[arg(required_unless_present = "fpuzzles")]
+    pub puzzle: Option<String>,
+    /// A variant puzzle from f-puzzles instead, as `client grade --fpuzzles` takes it;
+    /// `--progress` is then in its symbols, one per cell.
+    #[arg(long, value_name = "FILE|URL", conflicts_with = "puzzle")]
+    pub fpuzzles: Option<String>,
     /// The player's board: the givens plus their entries.
     #[arg(long, default_value = "")]
     pub progress: String,
@@ -446,12 +456,14 @@ fn refused(url: &str, call: &str, what: &str, status: &tonic::Status) -> anyhow:
     Err(anyhow!("{url}: {call} failed: {}", describe(status)))
 }
 
+/// The `fpuzzles` field for an `--fpuzzles` value (the file it names, or the text): empty without one.
+fn fpuzzles_field(value: Option<&str>) -> anyhow::Result<String> {
+    value.map_or(Ok(String::new()), input::fpuzzles_text)
+}
+
 /// The Solve (or TrueCandidates) request of `client solve`'s arguments.
 fn solve_request(solve: &SolveArgs) -> anyhow::Result<SolveRequest> {
-    let fpuzzles = match &solve.fpuzzles {
-        Some(value) => input::fpuzzles_text(value)?,
-        None => String::new(),
-    };
+    let fpuzzles = fpuzzles_field(solve.fpuzzles.as_deref())?;
     let (box_rows, box_cols) = solve.format.box_rows_cols();
     Ok(SolveRequest {
         puzzle: solve.puzzle.clone().unwrap_or_default(),
@@ -569,8 +581,9 @@ async fn generate_lines(args: &Args, generate: &GenerateArgs) -> anyhow::Result<
 async fn grade_one(args: &Args, grade: &GradeArgs) -> anyhow::Result<ExitCode> {
     let servers = Servers::new(args).await?;
     let request = GradeRequest {
-        puzzle: grade.puzzle.clone(),
+        puzzle: grade.puzzle.clone().unwrap_or_default(),
         include_steps: grade.steps,
+        fpuzzles: fpuzzles_field(grade.fpuzzles.as_deref())?,
         ..Default::default()
     };
     let (url, answer) = servers
@@ -592,8 +605,9 @@ async fn grade_one(args: &Args, grade: &GradeArgs) -> anyhow::Result<ExitCode> {
 async fn hint_one(args: &Args, hint: &HintArgs) -> anyhow::Result<ExitCode> {
     let servers = Servers::new(args).await?;
     let request = HintRequest {
-        puzzle: hint.puzzle.clone(),
+        puzzle: hint.puzzle.clone().unwrap_or_default(),
         progress: hint.progress.clone(),
+        fpuzzles: fpuzzles_field(hint.fpuzzles.as_deref())?,
         ..Default::default()
     };
     let (url, answer) = servers

@@ -12,8 +12,8 @@ use sudoku_core::hint::{self, Hint};
 use sudoku_core::solver::{self, Mode, Verdict};
 use sudoku_core::symbols::Symbols;
 use sudoku_core::text::Format;
-use sudoku_core::variant;
-use sudoku_grpc::proto::{Technique, Verdict as WireVerdict};
+use sudoku_core::variant::{self, Layout};
+use sudoku_grpc::proto::{GradeRequest, Technique, Verdict as WireVerdict};
 use sudoku_grpc::wire;
 
 use super::args::FormatArgs;
@@ -70,6 +70,10 @@ pub struct CanonArgs {
 pub struct GradeArgs {
     /// File of puzzles, one per line; `-` or nothing for stdin.
     pub file: Option<PathBuf>,
+    /// Grade one variant puzzle from f-puzzles instead (its regions and unit rules: diagonals,
+    /// extra regions, disjoint groups): a file holding its JSON, base64 or link, or that text.
+    #[arg(long, value_name = "FILE|URL", conflicts_with = "file")]
+    pub fpuzzles: Option<String>,
     /// Print each puzzle's path, one step a line, after its grade.
     #[arg(long)]
     pub steps: bool,
@@ -79,7 +83,12 @@ pub struct GradeArgs {
 #[derive(Debug, clap::Args)]
 pub struct HintArgs {
     /// The puzzle: its givens only.
-    pub puzzle: String,
+    #[arg(required_unless_present = "fpuzzles")]
+    pub puzzle: Option<String>,
+    /// A variant puzzle from f-puzzles instead (regions and unit rules only), as `grade
+    /// --fpuzzles` takes it; `--progress` is then in its symbols, one per cell.
+    #[arg(long, value_name = "FILE|URL", conflicts_with = "puzzle")]
+    pub fpuzzles: Option<String>,
     /// The player's board: the givens plus their entries.
     #[arg(long)]
     pub progress: Option<String>,
@@ -330,13 +339,30 @@ pub fn canon(args: &CanonArgs) -> anyhow::Result<ExitCode> {
 /// The `grade` command: each puzzle's grade line (and with `--steps` its path), or why it is
 /// invalid; exit 1 if any line was invalid.
 pub fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
+    if let Some(value) = &args.fpuzzles {
+        let read = match logic_fpuzzles(value)? {
+            Ok(read) => read,
+            Err(invalid) => {
+                println!("{invalid}");
+                return Ok(ExitCode::FAILURE);
+            }
+        };
+        print_lines(grade_lines(
+            &read.layout,
+            &|v| read.writer.symbol(v),
+            args.steps,
+        )?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let puzzles = input::puzzles(input::open(args.file.as_deref())?);
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut invalid = 0;
     for text in puzzles {
         match Grid::read_puzzle(&text?, &Format::default()) {
             Ok(read) => {
-                for line in grade_lines(&read.grid, args.steps)? {
+                let symbols = Symbols::of(read.grid.shape());
+                let symbol = |v: u8| symbols.symbol(v).to_string();
+                for line in grade_lines(&Layout::classic(read.grid), &symbol, args.steps)? {
                     writeln!(out, "{line}")?;
                 }
             }
@@ -354,9 +380,25 @@ pub fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The lines of `puzzle`'s grade: its grade line, and with `steps` its path, a step a line.
-fn grade_lines(puzzle: &Grid, steps: bool) -> anyhow::Result<Vec<String>> {
-    let solution = match grader::unique_solution(puzzle, u64::MAX, None)? {
+/// A Grade request's puzzle from an `--fpuzzles` value, read as the server reads it, or its
+/// `invalid <why>` line.
+fn logic_fpuzzles(value: &str) -> anyhow::Result<Result<wire::LogicRead, String>> {
+    let request = GradeRequest {
+        fpuzzles: input::fpuzzles_text(value)?,
+        ..Default::default()
+    };
+    Ok(wire::logic_input(&request).map_err(output::invalid_line))
+}
+
+/// The lines of the grade of `layout`'s puzzle, values written by `symbol`: its grade line, and
+/// with `steps` its path, a step a line.
+fn grade_lines(
+    layout: &Layout,
+    symbol: &dyn Fn(u8) -> String,
+    steps: bool,
+) -> anyhow::Result<Vec<String>> {
+    let puzzle = &layout.puzzle;
+    let solution = match layout.unique_solution(u64::MAX, None)? {
         Ok(solution) => solution,
         Err(verdict) => return Ok(vec![not_unique(verdict.into())]),
     };
@@ -364,8 +406,7 @@ fn grade_lines(puzzle: &Grid, steps: bool) -> anyhow::Result<Vec<String>> {
         explain: steps,
         ..Options::default()
     };
-    let grade = grader::grade(puzzle, &solution, &options)?;
-    let symbols = Symbols::of(puzzle.shape());
+    let grade = grader::grade_on(&layout.geometry, puzzle, &solution, &options)?;
     let mut lines = vec![output::grade_line(
         WireVerdict::Unique,
         grade.difficulty.into(),
@@ -373,8 +414,11 @@ fn grade_lines(puzzle: &Grid, steps: bool) -> anyhow::Result<Vec<String>> {
         grade.lower_bound,
         grade.hardest.into(),
     )];
+    if !steps {
+        return Ok(lines);
+    }
     lines.extend(grade.steps.iter().map(|step| {
-        let explanation = step.explanation(|v| symbols.symbol(v).to_string());
+        let explanation = step.explanation(symbol);
         output::path_line(
             wire::rating(step.rating),
             Technique::from(step.technique),
@@ -386,9 +430,29 @@ fn grade_lines(puzzle: &Grid, steps: bool) -> anyhow::Result<Vec<String>> {
 
 /// The `hint` command: the next step for the player's board, or its mistakes.
 pub fn hint(args: &HintArgs) -> anyhow::Result<ExitCode> {
-    let puzzle = Grid::read_puzzle(&args.puzzle, &Format::default())
-        .map_err(|e| anyhow::anyhow!("invalid puzzle: {e}"))?
-        .grid;
+    if let Some(value) = &args.fpuzzles {
+        let read = match logic_fpuzzles(value)? {
+            Ok(read) => read,
+            Err(invalid) => {
+                println!("{invalid}");
+                return Ok(ExitCode::FAILURE);
+            }
+        };
+        let progress = match &args.progress {
+            Some(board) => read.read_board(board).map_err(|e| anyhow::anyhow!("{e}"))?,
+            None => read.layout.puzzle.clone(),
+        };
+        print_lines(hint_lines(&read.layout, &progress, &|v| {
+            read.writer.symbol(v)
+        })?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let puzzle = Grid::read_puzzle(
+        args.puzzle.as_deref().unwrap_or_default(),
+        &Format::default(),
+    )
+    .map_err(|e| anyhow::anyhow!("invalid puzzle: {e}"))?
+    .grid;
     let progress = match &args.progress {
         Some(board) => {
             let format = Format {
@@ -401,14 +465,20 @@ pub fn hint(args: &HintArgs) -> anyhow::Result<ExitCode> {
         }
         None => puzzle.clone(),
     };
-    for line in hint_lines(&puzzle, &progress)? {
-        println!("{line}");
-    }
+    let symbols = Symbols::of(puzzle.shape());
+    let symbol = |v: u8| symbols.symbol(v).to_string();
+    print_lines(hint_lines(&Layout::classic(puzzle), &progress, &symbol)?)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// The lines of the next step for `progress`, the board of `puzzle`.
-fn hint_lines(puzzle: &Grid, progress: &Grid) -> anyhow::Result<Vec<String>> {
+/// The lines of the next step for `progress`, a board of `layout`'s puzzle, values written by
+/// `symbol`.
+fn hint_lines(
+    layout: &Layout,
+    progress: &Grid,
+    symbol: &dyn Fn(u8) -> String,
+) -> anyhow::Result<Vec<String>> {
+    let puzzle = &layout.puzzle;
     if progress.shape() != puzzle.shape() {
         anyhow::bail!(
             "progress: the board is {} but the puzzle is {}",
@@ -416,15 +486,17 @@ fn hint_lines(puzzle: &Grid, progress: &Grid) -> anyhow::Result<Vec<String>> {
             puzzle.shape()
         );
     }
-    let solution = match grader::unique_solution(puzzle, u64::MAX, None)? {
+    let solution = match layout.unique_solution(u64::MAX, None)? {
         Ok(solution) => solution,
         Err(verdict) => return Ok(vec![not_unique(verdict.into())]),
     };
-    let symbols = Symbols::of(puzzle.shape());
-    let symbol = |v: u8| symbols.symbol(v).to_string();
     let side = puzzle.shape().side();
+    let options = Options {
+        explain: true,
+        ..Options::default()
+    };
     Ok(
-        match hint::hint(puzzle, progress, &solution, &Options::default())? {
+        match hint::hint_on(&layout.geometry, puzzle, progress, &solution, &options)? {
             Hint::Solved => vec!["solved".into()],
             Hint::Mistakes(mistakes) => mistakes
                 .iter()
@@ -442,6 +514,15 @@ fn hint_lines(puzzle: &Grid, progress: &Grid) -> anyhow::Result<Vec<String>> {
                 .collect(),
         },
     )
+}
+
+/// Writes `lines` to stdout; a closed pipe is an error, not a panic.
+fn print_lines(lines: Vec<String>) -> std::io::Result<()> {
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    out.flush()
 }
 
 /// The line of a puzzle with no unique solution: its verdict.

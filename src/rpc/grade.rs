@@ -1,13 +1,13 @@
 //! Grade: the core's logic engine rates a puzzle the way people solve it. The request is read as
-//! Solve reads one, the puzzle is proved unique first, and the engine runs on the pool with the
-//! call's stop flag and an effort budget.
+//! Solve reads one (a variant with unit rules too, graded on its own units), the puzzle is proved
+//! unique first, and the engine runs on the pool with the call's stop flag and an effort budget.
 
 use sudoku_core::grader::{self, Options};
 use tonic::{Request, Response, Status};
 
 use super::{RpcError, Sudoku};
 use crate::proto::{self, GradeRequest, GradeResponse};
-use crate::wire::{self, PuzzleRequest, Writer};
+use crate::wire;
 
 /// Grades one puzzle.
 pub(super) async fn grade(
@@ -16,11 +16,11 @@ pub(super) async fn grade(
 ) -> Result<Response<GradeResponse>, Status> {
     let deadline = crate::layer::deadline(&request);
     let request = request.into_inner();
-    let read = request.read().map_err(RpcError::from)?;
+    let read = wire::logic_input(&request).map_err(RpcError::from)?;
     let explain = request.include_steps;
     let answer = service
         .run_on_solution(deadline, read, move |read, solution, cancel| {
-            let puzzle = &read.grid;
+            let puzzle = &read.layout.puzzle;
             let mut response = GradeResponse {
                 clues: puzzle.givens() as u32,
                 ..Default::default()
@@ -37,7 +37,7 @@ pub(super) async fn grade(
                 budget: grader::DEFAULT_BUDGET,
                 cancel: Some(cancel),
             };
-            let grade = grader::grade(puzzle, &solution, &options)?;
+            let grade = grader::grade_on(&read.layout.geometry, puzzle, &solution, &options)?;
             response.verdict = proto::Verdict::Unique.into();
             response.difficulty = proto::Difficulty::from(grade.difficulty).into();
             response.rating = wire::rating(grade.rating);
@@ -54,8 +54,7 @@ pub(super) async fn grade(
                 })
                 .collect();
             if explain {
-                let write = Writer::of(read);
-                response.steps = grade.steps.iter().map(|s| write.step(s)).collect();
+                response.steps = grade.steps.iter().map(|s| read.writer.step(s)).collect();
             }
             Ok(response)
         })

@@ -1,16 +1,14 @@
 //! Hint: the next step for a player's board, from the same logic engine as Grade; or the entries
-//! that are wrong. The puzzle is read as Solve reads one, the board in the puzzle's shape and
-//! alphabet.
+//! that are wrong. The puzzle is read as Grade reads one (classic, or a variant with unit rules), the
+//! board in the puzzle's shape and alphabet.
 
 use sudoku_core::grader::{self, Options};
-use sudoku_core::grid::Grid;
 use sudoku_core::hint::{self, Hint};
-use sudoku_core::text::Format;
 use tonic::{Request, Response, Status};
 
 use super::{RpcError, Sudoku};
 use crate::proto::{self, HintRequest, HintResponse};
-use crate::wire::{BadField, PuzzleRequest, Writer};
+use crate::wire;
 
 /// The next step for a player's board.
 pub(super) async fn hint(
@@ -19,23 +17,11 @@ pub(super) async fn hint(
 ) -> Result<Response<HintResponse>, Status> {
     let deadline = crate::layer::deadline(&request);
     let request = request.into_inner();
-    let read = request.read().map_err(RpcError::from)?;
+    let read = wire::logic_input(&request).map_err(RpcError::from)?;
     let progress = if request.progress.trim().is_empty() {
-        read.grid.clone()
+        read.layout.puzzle.clone()
     } else {
-        // The board in the puzzle's shape and alphabet; its clashes are mistakes, not errors.
-        let format = Format {
-            shape: Some(read.grid.shape()),
-            symbols: Some(read.symbols),
-        };
-        Grid::read(&request.progress, &format)
-            .map_err(|e| {
-                RpcError::from(BadField {
-                    field: "progress",
-                    message: format!("progress: {e}"),
-                })
-            })?
-            .grid
+        read.read_board(&request.progress).map_err(RpcError::from)?
     };
     let answer = service
         .run_on_solution(deadline, read, move |read, solution, cancel| {
@@ -53,8 +39,15 @@ pub(super) async fn hint(
                 budget: grader::DEFAULT_BUDGET,
                 cancel: Some(cancel),
             };
-            let write = Writer::of(read);
-            match hint::hint(&read.grid, &progress, &solution, &options)? {
+            let write = &read.writer;
+            let layout = &read.layout;
+            match hint::hint_on(
+                &layout.geometry,
+                &layout.puzzle,
+                &progress,
+                &solution,
+                &options,
+            )? {
                 Hint::Solved => response.solved = true,
                 Hint::Mistakes(mistakes) => {
                     response.mistakes = mistakes.iter().map(|&c| write.cell(c)).collect()

@@ -6,7 +6,9 @@ use sudoku_core::fpuzzles::{self, FPuzzlesError};
 use sudoku_core::grid::Shape;
 use sudoku_core::symbols::Symbols;
 use sudoku_core::text::{PuzzleError, Read};
-use sudoku_core::variant::{self, Diagonal, Line, Relation, Rule, Variant, VariantError};
+use sudoku_core::variant::{
+    self, Diagonal, LayoutError, Line, Relation, Rule, Variant, VariantError,
+};
 
 use crate::proto;
 
@@ -87,6 +89,47 @@ impl Alphabet {
             .map(|at| at as u8 + 1)
     }
 
+    /// The values of a grid of this alphabet's side written one symbol per cell (layout characters
+    /// already taken out), `.` (or `0` when it is no symbol) for a blank; `field` names the request
+    /// field in errors, which say what is wrong and where.
+    pub fn read_cells(&self, field: &'static str, cells: &[char]) -> Result<Vec<u8>, BadField> {
+        let side = usize::from(self.len);
+        if cells.len() != side * side {
+            return Err(BadField {
+                field,
+                message: format!(
+                    "found {} cells, expected {} for a side of {side}",
+                    cells.len(),
+                    side * side
+                ),
+            });
+        }
+        let zero_is_blank = self.value_of('0').is_none();
+        cells
+            .iter()
+            .enumerate()
+            .map(|(cell, &ch)| match ch {
+                '.' => Ok(0),
+                '0' if zero_is_blank => Ok(0),
+                ch => self.value_of(ch).ok_or_else(|| BadField {
+                    field,
+                    message: format!(
+                        "{ch:?} at {} is not one of the grid's symbols {:?} (or '.' for a blank)",
+                        variant::cell_name(side, cell),
+                        self.write(&(1..=self.len).collect::<Vec<u8>>())
+                    ),
+                }),
+            })
+            .collect()
+    }
+
+    /// The values of `text` (a grid of this alphabet's side, one symbol per cell, layout
+    /// characters such as spaces and `|` ignored), as [`Alphabet::read_cells`] reads them.
+    pub fn read_text(&self, field: &'static str, text: &str) -> Result<Vec<u8>, BadField> {
+        let cells: Vec<char> = text.chars().filter(|&ch| !is_layout(ch)).collect();
+        self.read_cells(field, &cells)
+    }
+
     /// Values, one symbol each, `.` for 0.
     pub fn write(&self, values: &[u8]) -> String {
         values.iter().map(|&v| self.symbol(v)).collect()
@@ -142,6 +185,14 @@ pub enum VariantInputError {
     /// Another field, or fields that do not go together.
     #[error(transparent)]
     Field(#[from] BadField),
+    /// A well-formed variant that Grade and Hint cannot take: a rule without techniques.
+    #[error("{field}: {error}")]
+    Layout {
+        /// `fpuzzles` or `rules`, whichever carried the variant.
+        field: &'static str,
+        /// The rule refused, by number and kind.
+        error: LayoutError,
+    },
 }
 
 impl VariantInputError {
@@ -151,6 +202,7 @@ impl VariantInputError {
             VariantInputError::FPuzzles(_) => "fpuzzles",
             VariantInputError::Variant { field, .. } => field,
             VariantInputError::Field(bad) => bad.field,
+            VariantInputError::Layout { field, .. } => field,
         }
     }
 }
@@ -191,7 +243,8 @@ pub enum Input {
     Variant(VariantRead),
 }
 
-/// A request that may carry a variant as well as a classic puzzle: Solve's, and SolveBatch's items.
+/// A request that may carry a variant as well as a classic puzzle: Solve's, SolveBatch's items,
+/// Grade's and Hint's.
 pub trait SolveInput: PuzzleRequest {
     /// The `fpuzzles` and `rules` fields.
     fn variant_fields(&self) -> (&str, Option<&proto::Rules>);
@@ -223,7 +276,12 @@ macro_rules! solve_input {
     )*};
 }
 
-solve_input!(proto::SolveRequest, proto::SolveBatchRequest);
+solve_input!(
+    proto::SolveRequest,
+    proto::SolveBatchRequest,
+    proto::GradeRequest,
+    proto::HintRequest
+);
 
 /// A request's classic fields, which a variant request uses only in part.
 struct ClassicFields<'a> {
@@ -310,34 +368,7 @@ pub fn typed_variant(
         return Err(VariantError::Side(side).into());
     }
     let alphabet = Alphabet::new(side, symbols)?;
-    if cells.len() != side * side {
-        return Err(BadField {
-            field: "puzzle",
-            message: format!(
-                "found {} cells, expected {} for a side of {side}",
-                cells.len(),
-                side * side
-            ),
-        }
-        .into());
-    }
-    let zero_is_blank = alphabet.value_of('0').is_none();
-    let givens = cells
-        .iter()
-        .enumerate()
-        .map(|(cell, &ch)| match ch {
-            '.' => Ok(0),
-            '0' if zero_is_blank => Ok(0),
-            ch => alphabet.value_of(ch).ok_or_else(|| BadField {
-                field: "puzzle",
-                message: format!(
-                    "{ch:?} at {} is not one of the grid's symbols {:?} (or '.' for a blank)",
-                    variant::cell_name(side, cell),
-                    alphabet.write(&(1..=side as u8).collect::<Vec<u8>>())
-                ),
-            }),
-        })
-        .collect::<Result<Vec<u8>, BadField>>()?;
+    let givens = alphabet.read_cells("puzzle", &cells)?;
     let regions = match rules.regions.as_slice() {
         [] => match Shape::for_side(side) {
             Some(shape) => box_regions(shape),
