@@ -7,7 +7,8 @@
 # copy's key, an unreadable puzzle), health, and SolveBatch streaming a file of
 # puzzles through `-d @` (one response per puzzle, ids and indexes in order, valid solutions, a bad
 # item answered in place). Also checks /metrics counted those calls, the Docker HEALTHCHECK command,
-# and graceful shutdown on SIGTERM. Also a killer from f-puzzles through Solve and TrueCandidates.
+# and graceful shutdown on SIGTERM. Also a killer from f-puzzles through Solve and TrueCandidates, and
+# a jigsaw through Grade.
 # Also Grade (the classic puzzle's path in words, replayed to its solution) and Hint (the next step,
 # and a wrong entry answered as a mistake). Generate (20 HARD symmetric puzzles, the same 20 again
 # from the same seed; rotate-90 on 6x6 refused).
@@ -117,6 +118,16 @@ expect_contains "Solve f-puzzles killer" "\"solution\": \"$KILLER_SOLUTION\""
 session "grpcurl -plaintext -d @ 127.0.0.1:50051 sudoku.v1.SudokuService/TrueCandidates < killer-request.json"
 expect_ok "TrueCandidates f-puzzles killer"
 expect_contains "TrueCandidates f-puzzles killer" "VERDICT_UNIQUE"
+# Grade takes the unit rules: a jigsaw is graded on its regions, with SE's three numbers; the killer's
+# cages have no techniques yet and are refused by name.
+printf '{"fpuzzles": "%s", "include_steps": true}\n' "$(tr -d '\n' <"$ROOT/tests/data/variants/jigsaw.b64")" >"$SESSION_DIR/jigsaw-grade.json"
+session "grpcurl -plaintext -d @ 127.0.0.1:50051 sudoku.v1.SudokuService/Grade < jigsaw-grade.json"
+expect_ok "Grade f-puzzles jigsaw"
+expect_contains "Grade f-puzzles jigsaw" "\"pearlRating\": 1.2"
+expect_contains "Grade f-puzzles jigsaw" "In region "
+session "grpcurl -plaintext -d @ 127.0.0.1:50051 sudoku.v1.SudokuService/Grade < killer-request.json"
+((RC == 67)) || { printf '%s\n' "$OUT" >&2; die "Grade f-puzzles killer: exit $RC, want 67"; }
+expect_contains "Grade f-puzzles killer" "rule 1 (cage)"
 
 # An unknown symbol in a 4x4: the message names the character and its cell.
 session "grpcurl -plaintext -d '{\"puzzle\": \"12.. ..5. .... ....\"}' 127.0.0.1:50051 sudoku.v1.SudokuService/Solve"

@@ -8,6 +8,7 @@
     python clients/python/solve.py --grade PUZZLE       # or --hint PUZZLE, --canonicalize PUZZLE
     python clients/python/solve.py --generate 5         # five fresh puzzles, streamed
     python clients/python/solve.py --fpuzzles tests/data/variants/killer.json   # or its base64, or a link
+    python clients/python/solve.py --grade --fpuzzles tests/data/variants/jigsaw.b64   # unit rules only
 
 The stubs are built from proto/ when the script starts (grpc.protos_and_services, from grpcio-tools),
 so nothing generated is checked in; `--proto-dir` points at another copy of the proto folder. A `dns:///`
@@ -64,7 +65,8 @@ def main(argv=None):
     parser.add_argument(
         "--fpuzzles",
         metavar="FILE|TEXT",
-        help="solve a variant from f-puzzles: a file holding its JSON, base64 or link, or that text",
+        help="a variant from f-puzzles (solved, or with --grade/--hint graded if its rules are units): "
+        "a file holding its JSON, base64 or link, or that text",
     )
     parser.add_argument("--skip-uniqueness-check", action="store_true", help="stop at the first solution")
     parser.add_argument("--gzip", action="store_true", help="compress requests with gzip")
@@ -88,13 +90,15 @@ def main(argv=None):
                     print(reply.puzzle, pb.Difficulty.Name(reply.difficulty), reply.rating)
                 return 0
             if args.grade:
-                reply = stub.Grade(pb.GradeRequest(puzzle=args.puzzle), timeout=args.timeout)
+                request = pb.GradeRequest(puzzle=args.puzzle or "", fpuzzles=args.fpuzzles or "")
+                reply = stub.Grade(request, timeout=args.timeout)
                 # Sudoku Explainer's three numbers: ER (rating), EP (pearl), ED (diamond).
                 print(pb.Verdict.Name(reply.verdict), pb.Difficulty.Name(reply.difficulty),
-                      f"{reply.rating:.1}/{reply.pearl_rating:.1}/{reply.diamond_rating:.1}")
+                      f"{reply.rating:.1f}/{reply.pearl_rating:.1f}/{reply.diamond_rating:.1f}")
                 return 0
             if args.hint:
-                for step in stub.Hint(pb.HintRequest(puzzle=args.puzzle), timeout=args.timeout).steps:
+                request = pb.HintRequest(puzzle=args.puzzle or "", fpuzzles=args.fpuzzles or "")
+                for step in stub.Hint(request, timeout=args.timeout).steps:
                     print(pb.Technique.Name(step.technique), step.explanation)
                 return 0
             if args.canonicalize:

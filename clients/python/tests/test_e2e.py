@@ -309,6 +309,17 @@ def test_example_client(server_addr, tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["VERDICT_UNIQUE", CLASSIC_SOLUTION]
 
+    # A jigsaw graded on its regions, with SE's three numbers; a killer has no techniques yet.
+    jigsaw = killer.with_name("jigsaw.b64")
+    out = run("--grade", "--fpuzzles", str(jigsaw))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["VERDICT_UNIQUE", "DIFFICULTY_BEGINNER", "1.2/1.2/1.2"]
+    out = run("--hint", "--fpuzzles", str(jigsaw))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("TECHNIQUE_HIDDEN_SINGLE In region "), out.stdout
+    out = run("--grade", "--fpuzzles", str(killer))
+    assert out.returncode == 2 and "rule 1 (cage)" in out.stderr, out.stderr
+
 
 def test_grade_explains_a_path_to_the_solution(pb, stub):
     reply = stub.Grade(pb.msg.GradeRequest(puzzle=CLASSIC, include_steps=True), timeout=10)
