@@ -634,4 +634,37 @@ fn check_variant_solve(variant: &sudoku_core::variant::Variant) {
             assert!(outcome.solution.is_none(), "{variant:?}");
         }
     }
+    check_variant_grade(variant);
+}
+
+/// Grades a unit variant (its rules all regions, diagonals, extra regions or disjoint groups) on its
+/// layout when it is unique within a small budget: every step must keep the solution, and the path
+/// must end in it. A variant with other rules must be refused, never graded.
+fn check_variant_grade(variant: &sudoku_core::variant::Variant) {
+    use sudoku_core::candidates::Board;
+    use sudoku_core::grader::{self, Options};
+
+    let Ok(layout) = variant.layout() else {
+        return;
+    };
+    let Ok(Ok(solution)) = layout.unique_solution(2_000, None) else {
+        return;
+    };
+    let options = Options {
+        budget: 2_000_000,
+        ..Options::default()
+    };
+    let grade = grader::grade_on(&layout.geometry, &layout.puzzle, &solution, &options)
+        .unwrap_or_else(|e| panic!("{variant:?}: {e}"));
+    let mut board = Board::on(layout.geometry.clone(), &layout.puzzle).expect("no clash");
+    for step in &grade.steps {
+        for p in &step.placements {
+            assert_eq!(p.value, solution.cells()[p.cell], "{variant:?}: {step:?}");
+        }
+        for e in &step.eliminations {
+            assert_ne!(e.value, solution.cells()[e.cell], "{variant:?}: {step:?}");
+        }
+        board.apply(&step.placements, &step.eliminations);
+    }
+    assert_eq!(board.grid(), solution, "{variant:?}");
 }
