@@ -78,7 +78,9 @@ impl From<GradeError> for RpcError {
     fn from(err: GradeError) -> RpcError {
         match err {
             GradeError::Cancelled => RpcError::DeadlineExceeded,
-            GradeError::WrongSolution => RpcError::Internal(err.to_string()),
+            GradeError::WrongSolution | GradeError::AboveCeiling(_) => {
+                RpcError::Internal(err.to_string())
+            }
         }
     }
 }

@@ -369,6 +369,14 @@ impl Target {
             && (self.max_rating == 0 || rated.rating <= self.max_rating)
     }
 
+    /// The highest rating (tenths) the target accepts: its range's top or its level's, the lower;
+    /// `u16::MAX` for none.
+    pub fn ceiling(&self) -> u16 {
+        let range = (self.max_rating != 0).then_some(self.max_rating);
+        let level = self.level.and_then(Difficulty::max_rating);
+        range.into_iter().chain(level).min().unwrap_or(u16::MAX)
+    }
+
     /// Whether every grade meets the target.
     pub fn is_any(&self) -> bool {
         *self == Target::default()
@@ -404,7 +412,8 @@ impl fmt::Display for Target {
 }
 
 /// Generates one puzzle from `seed`, graded by [`grader::grade`] with its default budget (so the
-/// grade is exactly what Grade says of the puzzle), and meeting `target`: puzzles of another grade
+/// grade is exactly what Grade says of the puzzle; [`grader::grade_within`] gives that grade
+/// for the puzzles it keeps), and meeting `target`: puzzles of another grade
 /// are thrown away and count as attempts of the budget. The same spec, seed and target give the
 /// same puzzle.
 pub fn generate_graded(
@@ -419,8 +428,9 @@ pub fn generate_graded(
         cancel: limits.cancel,
     };
     let made = generate(spec, seed, limits, |puzzle, solution| {
-        // A cancelled grading takes nothing: the next attempt sees the flag and stops.
-        let grade = grader::grade(puzzle, solution, &options).ok()?;
+        // A cancelled grading takes nothing: the next attempt sees the flag and stops. A puzzle
+        // rated above the target is dropped as soon as that is certain.
+        let grade = grader::grade_within(puzzle, solution, &options, target.ceiling()).ok()?;
         let rated = Rated {
             difficulty: grade.difficulty,
             rating: grade.rating,

@@ -55,6 +55,7 @@ impl<'a> Options<'a> {
             budget: self.budget,
             exhausted: false,
             cancel: self.cancel,
+            ceiling: u16::MAX,
         }
     }
 }
@@ -110,6 +111,18 @@ impl Difficulty {
         }
     }
 
+    /// The highest rating (tenths) of the level; `None` for EXTREME, which has no top.
+    pub fn max_rating(self) -> Option<u16> {
+        match self {
+            Difficulty::Beginner => Some(15),
+            Difficulty::Easy => Some(23),
+            Difficulty::Medium => Some(28),
+            Difficulty::Hard => Some(44),
+            Difficulty::Expert => Some(69),
+            Difficulty::Extreme => None,
+        }
+    }
+
     /// The level's name in capitals, as the CLI prints it.
     pub fn name(self) -> &'static str {
         match self {
@@ -156,6 +169,9 @@ pub enum GradeError {
     /// The solution given does not solve the puzzle.
     #[error("the solution given does not solve the puzzle")]
     WrongSolution,
+    /// The puzzle is rated above the ceiling [`grade_within`] was given.
+    #[error("the puzzle is rated above {}.{}", .0 / 10, .0 % 10)]
+    AboveCeiling(u16),
 }
 
 /// The unique solution of `puzzle`, which grading and hints start from, or the verdict that says
@@ -180,14 +196,40 @@ pub fn unique_solution(
 }
 
 impl From<Stopped> for GradeError {
-    fn from(_: Stopped) -> Self {
-        GradeError::Cancelled
+    fn from(stopped: Stopped) -> Self {
+        match stopped {
+            Stopped::Cancelled => GradeError::Cancelled,
+            // Only a grading with a ceiling stops so; [`grade_within`] names it.
+            Stopped::AboveCeiling => GradeError::AboveCeiling(u16::MAX),
+        }
     }
 }
 
 /// The next step on `board`: the easiest technique that makes progress. `None` only on a solved
-/// board (or one the solution does not fit).
+/// board (or one the solution does not fit). With a [`Context::ceiling`], a step that would be
+/// rated above it stops the search instead, before the costly searches that could only find such
+/// a step: the techniques run in order of their lowest rating, so the steps it does return are
+/// exactly those the search without a ceiling returns.
 pub fn next_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopped> {
+    let step = find_step(board, ctx)?;
+    match step {
+        Some(step) if step.rating > ctx.ceiling => Err(Stopped::AboveCeiling),
+        step => Ok(step),
+    }
+}
+
+/// Past the simple techniques: what each later stage rates at least, which a ceiling below it
+/// rules out without the search.
+fn rule_out(ctx: &Context<'_>, lowest: u16) -> Result<(), Stopped> {
+    if ctx.ceiling < lowest {
+        Err(Stopped::AboveCeiling)
+    } else {
+        Ok(())
+    }
+}
+
+/// [`next_step`] without the last check against the ceiling.
+fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopped> {
     ctx.check_cancel()?;
     let simple: [fn(&Board, &Context<'_>) -> Option<Step>; 9] = [
         full_house::find,
@@ -226,7 +268,8 @@ pub fn next_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, S
     }
     ctx.check_cancel()?;
     // The chains as Sudoku Explainer's "Forcing Chains & Cycles": the easiest of the forcing X- and
-    // XY-chains; then the forcing chains.
+    // XY-chains (6.5 and up); then the forcing chains.
+    rule_out(ctx, 65)?;
     if let Some(step) = unary_chain::find(board, ctx) {
         return Ok(Some(step));
     }
@@ -238,14 +281,35 @@ pub fn next_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, S
         chaining::Kind::Dynamic,
     ] {
         ctx.check_cancel()?;
+        rule_out(ctx, kind.base())?;
         if let Some(step) = chaining::find(board, ctx, kind) {
             return Ok(Some(step));
         }
     }
+    rule_out(ctx, forcing_chain::LOWEST_RATING)?;
     if let Some(step) = forcing_chain::find(board, ctx)? {
         return Ok(Some(step));
     }
+    rule_out(ctx, guess::RATING)?;
     Ok(guess::find(board, ctx))
+}
+
+/// Grades `puzzle` as [`grade`] does when its rating is at most `ceiling` (tenths), giving the
+/// same grade; a puzzle rated above it ends early with [`GradeError::AboveCeiling`], without the
+/// searches only a harder step needs. For callers that keep only puzzles up to a rating.
+pub fn grade_within(
+    puzzle: &Grid,
+    solution: &Grid,
+    options: &Options<'_>,
+    ceiling: u16,
+) -> Result<Grade, GradeError> {
+    walk(
+        &Geometry::of(puzzle.shape()),
+        puzzle,
+        solution,
+        options,
+        ceiling,
+    )
 }
 
 /// Grades `puzzle`, whose unique solution is `solution`.
@@ -261,13 +325,32 @@ pub fn grade_on(
     solution: &Grid,
     options: &Options<'_>,
 ) -> Result<Grade, GradeError> {
+    walk(geo, puzzle, solution, options, u16::MAX)
+}
+
+/// The path from `puzzle` to its `solution` on `geo`, step by step, and its grade; stopped once
+/// a step must be rated above `ceiling`.
+fn walk(
+    geo: &Arc<Geometry>,
+    puzzle: &Grid,
+    solution: &Grid,
+    options: &Options<'_>,
+    ceiling: u16,
+) -> Result<Grade, GradeError> {
     if !geo.solves(puzzle, solution) {
         return Err(GradeError::WrongSolution);
     }
     let mut board = Board::on(geo.clone(), puzzle).ok_or(GradeError::WrongSolution)?;
     let mut ctx = options.context(solution);
+    ctx.ceiling = ceiling;
     let mut steps = Vec::new();
-    while let Some(step) = next_step(&board, &mut ctx)? {
+    loop {
+        let step = match next_step(&board, &mut ctx) {
+            Ok(Some(step)) => step,
+            Ok(None) => break,
+            Err(Stopped::AboveCeiling) => return Err(GradeError::AboveCeiling(ceiling)),
+            Err(Stopped::Cancelled) => return Err(GradeError::Cancelled),
+        };
         board.apply(&step.placements, &step.eliminations);
         steps.push(step);
     }

@@ -239,6 +239,9 @@ pub enum Stopped {
     /// The caller raised the cancel flag.
     #[error("cancelled")]
     Cancelled,
+    /// The next step would be rated above the caller's ceiling ([`Context::ceiling`]).
+    #[error("the next step is rated above the ceiling")]
+    AboveCeiling,
 }
 
 /// What a finder may use besides the board: whether to write explanations, the solution (for
@@ -256,6 +259,9 @@ pub struct Context<'a> {
     pub exhausted: bool,
     /// Raised by the caller to stop the search.
     pub cancel: Option<&'a AtomicBool>,
+    /// The highest rating (tenths) the caller wants: once the next step must be rated above it,
+    /// the search stops ([`Stopped::AboveCeiling`]) rather than find that step. `u16::MAX`: none.
+    pub ceiling: u16,
 }
 
 impl Context<'_> {

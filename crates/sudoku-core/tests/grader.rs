@@ -591,3 +591,50 @@ fn check_path_from_on(geo: &Arc<Geometry>, board: &Grid, solution: &Grid, steps:
         b.apply(&step.placements, &step.eliminations);
     }
 }
+
+/// A grading with a ceiling gives the very grade of a grading without one for every puzzle rated
+/// up to the ceiling, and stops with `AboveCeiling` for every puzzle above it, on the rated samples
+/// (every level, chains and guesses among them) at every ceiling the bands use.
+#[test]
+fn a_ceiling_keeps_the_grade_below_it_and_stops_above_it() {
+    let mut puzzles = Vec::new();
+    for name in ["serate_sample.txt", "serate_extreme_sample.txt"] {
+        let text = std::fs::read_to_string(data(name)).unwrap();
+        puzzles.extend(
+            text.lines()
+                .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+                .step_by(3)
+                .map(|l| Grid::parse_puzzle(l.split_whitespace().next().unwrap()).unwrap()),
+        );
+    }
+    let (mut below, mut above) = (0, 0);
+    for puzzle in &puzzles {
+        let solution = unique_solution(puzzle);
+        let full = grader::grade(puzzle, &solution, &Options::default()).unwrap();
+        for ceiling in [15, 23, 44, 60, 69, 75, 90] {
+            match grader::grade_within(puzzle, &solution, &Options::default(), ceiling) {
+                Ok(grade) => {
+                    assert!(
+                        full.rating <= ceiling,
+                        "{puzzle}: {} > {ceiling}",
+                        full.rating
+                    );
+                    assert_eq!(grade.steps, full.steps, "{puzzle} at {ceiling}");
+                    assert_eq!(grade.rating, full.rating);
+                    below += 1;
+                }
+                Err(grader::GradeError::AboveCeiling(c)) => {
+                    assert_eq!(c, ceiling);
+                    assert!(
+                        full.rating > ceiling,
+                        "{puzzle}: {} <= {ceiling}",
+                        full.rating
+                    );
+                    above += 1;
+                }
+                Err(e) => panic!("{puzzle}: {e}"),
+            }
+        }
+    }
+    assert!(below > 100 && above > 100, "{below} below, {above} above");
+}

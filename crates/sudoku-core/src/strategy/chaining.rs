@@ -32,7 +32,8 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn base(self) -> u16 {
+    /// The rating of the kind's shortest chain; longer ones rate more.
+    pub fn base(self) -> u16 {
         match self {
             Kind::Nishio => 75,
             Kind::Multiple => 80,

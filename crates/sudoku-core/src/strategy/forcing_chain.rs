@@ -21,6 +21,9 @@ enum Branch {
     Settled(usize, Board),
 }
 
+/// The rating of the shortest forcing chain; longer ones rate more.
+pub const LOWEST_RATING: u16 = 85;
+
 /// The first forcing chain found, trying cells and units with two options before three.
 pub fn find(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopped> {
     let n = board.n();
@@ -75,7 +78,10 @@ fn try_assumptions(
     for &assumed in assumptions {
         match follow(board, ctx, assumed)? {
             Branch::Broken(length) => {
-                let mut step = Step::new(Technique::ForcingChain, 85 + length_adjustment(length));
+                let mut step = Step::new(
+                    Technique::ForcingChain,
+                    LOWEST_RATING + length_adjustment(length),
+                );
                 step.eliminations.push(assumed);
                 step.evidence.push(assumed);
                 if ctx.explain {
@@ -99,7 +105,10 @@ fn try_assumptions(
     })?;
     let value = first.2.value(forced);
     let longest = settled.iter().map(|s| s.1).max().unwrap_or(0);
-    let mut step = Step::new(Technique::ForcingChain, 85 + length_adjustment(longest));
+    let mut step = Step::new(
+        Technique::ForcingChain,
+        LOWEST_RATING + length_adjustment(longest),
+    );
     step.placements.push(Candidate {
         cell: forced,
         value,

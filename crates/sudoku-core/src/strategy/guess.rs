@@ -7,6 +7,9 @@ use std::fmt::Write as _;
 use super::{Context, Step, Technique};
 use crate::candidates::{Board, Candidate};
 
+/// A guess's rating (10.0).
+pub const RATING: u16 = 100;
+
 /// The guess: the first blank cell with the fewest candidates, and its solution value.
 pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
     let cells = board.n() * board.n();
@@ -17,7 +20,7 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
     if value == 0 {
         return None;
     }
-    let mut step = Step::new(Technique::Guess, 100);
+    let mut step = Step::new(Technique::Guess, RATING);
     step.placements.push(Candidate { cell, value });
     if ctx.explain {
         let _ = write!(
