@@ -12,7 +12,7 @@ use anyhow::{Context, anyhow};
 use tonic::Streaming;
 
 use super::batch::{check_answers, stream_all};
-use super::unary::{ClientFigures, Probes, probes, unary_client};
+use super::unary::{Call, ClientFigures, Probes, probes, unary_client};
 use super::{file_name, print_table, rate, seconds};
 use crate::cli::client::{connect, describe};
 use crate::cli::input;
@@ -179,7 +179,16 @@ impl Prober {
             sudoku_grpc::sched::runtime()?.block_on(async move {
                 let client = SudokuServiceClient::new(connect(&url).await?);
                 let keep_going = |_| !stop.load(Ordering::Acquire);
-                Ok(unary_client(client, probes, Arc::default(), keep_going, false).await)
+                Ok(unary_client(
+                    client,
+                    probes,
+                    Arc::default(),
+                    keep_going,
+                    Call::Solve {
+                        skip_uniqueness_check: false,
+                    },
+                )
+                .await)
             })
         });
         Prober { done, thread }

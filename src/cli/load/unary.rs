@@ -16,8 +16,8 @@ use crate::cli::client::connect;
 use crate::cli::input;
 use crate::cli::output::{Tally, answer_kind};
 use sudoku_core::grid::Grid;
-use sudoku_grpc::proto::SolveRequest;
 use sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient;
+use sudoku_grpc::proto::{GradeRequest, SolveRequest, Verdict};
 
 /// The puzzle `load unary` sends when given no file (the classic Wikipedia example).
 const CLASSIC: &str =
@@ -41,8 +41,23 @@ pub struct UnaryArgs {
     #[arg(long, default_value_t = 1)]
     pub channels: usize,
     /// Stop at the first solution instead of proving it is the only one.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "grade")]
     pub skip_uniqueness_check: bool,
+    /// Call Grade instead of Solve (each answer must be a unique puzzle's grade, rated).
+    #[arg(long)]
+    pub grade: bool,
+}
+
+/// The unary call a load client makes.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Call {
+    /// Solve, proving uniqueness unless told to stop at the first solution.
+    Solve {
+        /// Stop at the first solution.
+        skip_uniqueness_check: bool,
+    },
+    /// Grade, without the path.
+    Grade,
 }
 
 /// What one unary client saw.
@@ -73,6 +88,14 @@ impl ClientFigures {
         }
         all.latencies.sort_unstable();
         all
+    }
+
+    /// Counts a failed call by its status code.
+    fn error(&mut self, status: &tonic::Status) {
+        *self
+            .errors
+            .entry(format!("{:?}", status.code()))
+            .or_default() += 1;
     }
 
     pub(super) fn errors(&self) -> u64 {
@@ -131,14 +154,14 @@ pub(super) fn probes(file: Option<&Path>) -> anyhow::Result<Probes> {
     ))
 }
 
-/// One unary client: calls Solve one call after another, with puzzle `n` of `puzzles` (taking `n`
+/// One unary client: makes `call` one call after another, with puzzle `n` of `puzzles` (taking `n`
 /// from the shared counter), while `keep_going(n)` says so.
 pub(super) async fn unary_client(
     mut client: SudokuServiceClient<Channel>,
     puzzles: Probes,
     next: Arc<AtomicU64>,
     keep_going: impl Fn(u64) -> bool,
-    skip_uniqueness_check: bool,
+    call: Call,
 ) -> ClientFigures {
     let mut figures = ClientFigures::default();
     loop {
@@ -147,6 +170,31 @@ pub(super) async fn unary_client(
             return figures;
         }
         let (text, grid) = &puzzles[(n % puzzles.len() as u64) as usize];
+        let skip_uniqueness_check = match call {
+            Call::Solve {
+                skip_uniqueness_check,
+            } => skip_uniqueness_check,
+            Call::Grade => {
+                let request = GradeRequest {
+                    puzzle: text.clone(),
+                    ..Default::default()
+                };
+                let started = Instant::now();
+                let result = client.grade(request).await;
+                figures.latencies.push(started.elapsed());
+                match result {
+                    Ok(answer) => {
+                        let answer = answer.into_inner();
+                        figures.tally.add(answer_kind(answer.verdict()));
+                        // A unique puzzle's grade has a rating.
+                        figures.wrong +=
+                            u64::from(answer.verdict() == Verdict::Unique && answer.rating < 1.0);
+                    }
+                    Err(status) => figures.error(&status),
+                }
+                continue;
+            }
+        };
         let request = SolveRequest {
             puzzle: text.clone(),
             skip_uniqueness_check,
@@ -167,12 +215,7 @@ pub(super) async fn unary_client(
                     figures.wrong += u64::from(!solves);
                 }
             }
-            Err(status) => {
-                *figures
-                    .errors
-                    .entry(format!("{:?}", status.code()))
-                    .or_default() += 1;
-            }
+            Err(status) => figures.error(&status),
         }
     }
 }
@@ -198,6 +241,13 @@ pub(super) async fn load_unary(
     let concurrency = args.concurrency.max(1);
     let channels =
         futures::future::try_join_all((0..args.channels.max(1)).map(|_| connect(url))).await?;
+    let call = if args.grade {
+        Call::Grade
+    } else {
+        Call::Solve {
+            skip_uniqueness_check: args.skip_uniqueness_check,
+        }
+    };
     let next = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
     let until = args.duration.map(|d| started + d);
@@ -208,7 +258,7 @@ pub(super) async fn load_unary(
             puzzles.clone(),
             next.clone(),
             keep_going,
-            args.skip_uniqueness_check,
+            call,
         ))
     });
     let results = futures::future::try_join_all(clients)
@@ -218,7 +268,8 @@ pub(super) async fn load_unary(
     let all = ClientFigures::merge(results);
     let calls = all.latencies.len();
     println!(
-        "unary Solve load: {place}, {concurrency} concurrent clients over {} connection{}",
+        "unary {} load: {place}, {concurrency} concurrent clients over {} connection{}",
+        if args.grade { "Grade" } else { "Solve" },
         channels.len(),
         if channels.len() == 1 { "" } else { "s" }
     );
