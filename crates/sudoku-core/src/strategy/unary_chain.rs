@@ -195,6 +195,11 @@ struct Scratch {
     touched: Vec<usize>,
     /// Per node, the number of the last cycle search that reached it true.
     on_stamp: Vec<u32>,
+    /// A cycle search's reached nodes, each with its parent's index here.
+    arena: Vec<(usize, usize)>,
+    /// A cycle search's frontier: indices in `arena` of true nodes, then of false ones.
+    pending_on: Vec<usize>,
+    pending_off: Vec<usize>,
     /// The number of the current cycle search.
     stamp: u32,
     /// Per pass, per kind (cycle, chain) and start node: searched to the end without a find, so
@@ -203,20 +208,35 @@ struct Scratch {
 }
 
 /// The longest chain (in candidates) rated `base` plus its length adjustment that is rated at most
-/// `cap` and would beat `best`.
+/// `cap` and would beat `best`: at least 1 (no chain), at most `most`.
 fn limit(base: u16, best: Option<&Found>, cap: u16, most: usize) -> usize {
-    let mut len = 1;
-    loop {
-        let next = len + 1;
-        let rating = base + length_adjustment(next - 2);
-        if next > most
-            || rating > cap
-            || best.is_some_and(|b| (rating, next) >= (b.rating, b.complexity))
-        {
-            return len;
-        }
-        len = next;
+    // A chain of `len` candidates is rated `base + length_adjustment(len - 2)`.
+    let longest_rated = |rating: u16| -> usize {
+        rating
+            .checked_sub(base)
+            .map_or(1, |adjust| longest_adjusted(adjust) + 2)
+    };
+    let mut len = longest_rated(cap).min(most);
+    if let Some(b) = best {
+        // Rated below the best, or rated the same and shorter.
+        let below = b.rating.checked_sub(1).map_or(1, longest_rated);
+        let level = longest_rated(b.rating).min(b.complexity.saturating_sub(1));
+        len = len.min(below.max(level));
     }
+    len.max(1)
+}
+
+/// The longest length whose [`length_adjustment`] is at most `adjust`.
+fn longest_adjusted(adjust: u16) -> usize {
+    let (mut ceil, mut odd) = (4, false);
+    for _ in 0..adjust {
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+        if ceil > 1 << 20 {
+            break;
+        }
+    }
+    ceil
 }
 
 /// The easiest forcing X- or XY-chain or cycle, if any; each start costs effort from the budget.
@@ -236,6 +256,9 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
         work: 0,
         touched: Vec::new(),
         on_stamp: vec![0; cells * n * 2],
+        arena: Vec::new(),
+        pending_on: Vec::new(),
+        pending_off: Vec::new(),
         stamp: 0,
         exhausted: std::array::from_fn(|_| std::array::from_fn(|_| vec![false; cells * n * 2])),
     };
@@ -371,12 +394,21 @@ fn cycle(
     scratch: &mut Scratch,
 ) -> Option<(Vec<usize>, Vec<Candidate>)> {
     let stamp = scratch.stamp;
-    let Scratch { on_stamp, work, .. } = scratch;
+    let Scratch {
+        on_stamp,
+        work,
+        arena,
+        pending_on,
+        pending_off,
+        ..
+    } = scratch;
     // Every reached node with its parent's index in `arena`.
-    let mut arena: Vec<(usize, usize)> = vec![(start, usize::MAX)];
+    arena.clear();
+    arena.push((start, usize::MAX));
     on_stamp[start] = stamp;
-    let mut pending_on = vec![0usize];
-    let mut pending_off = Vec::new();
+    pending_on.clear();
+    pending_on.push(0);
+    pending_off.clear();
     let mut length = 0;
     let is_ancestor = |arena: &[(usize, usize)], mut at: usize, id: usize| {
         while at != usize::MAX {
@@ -394,17 +426,18 @@ fn cycle(
             return None;
         }
         *work += (pending_on.len() + pending_off.len()) as u64;
-        for at in std::mem::take(&mut pending_on) {
+        for &at in pending_on.iter() {
             let id = arena[at].0;
             for next in links.of(id) {
-                if !is_ancestor(&arena, at, next) {
+                if !is_ancestor(arena, at, next) {
                     arena.push((next, at));
                     pending_off.push(arena.len() - 1);
                 }
             }
         }
+        pending_on.clear();
         length += 1;
-        for at in std::mem::take(&mut pending_off) {
+        for &at in pending_off.iter() {
             let id = arena[at].0;
             let mut found = None;
             for next in links.of(id) {
@@ -431,6 +464,7 @@ fn cycle(
                 }
             }
         }
+        pending_off.clear();
     }
     None
 }
@@ -533,4 +567,57 @@ fn step_of(board: &Board, ctx: &Context<'_>, found: Found) -> Step {
         );
     }
     step
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The chain limit, counted up one length at a time as its definition reads.
+    fn limit_by_counting(base: u16, best: Option<&Found>, cap: u16, most: usize) -> usize {
+        let mut len = 1;
+        loop {
+            let next = len + 1;
+            let rating = base + length_adjustment(next - 2);
+            if next > most
+                || rating > cap
+                || best.is_some_and(|b| (rating, next) >= (b.rating, b.complexity))
+            {
+                return len;
+            }
+            len = next;
+        }
+    }
+
+    #[test]
+    fn the_chain_limit_is_the_counted_one() {
+        for base in [65, 66, 70] {
+            for cap in 60..100 {
+                for most in [3, 10, 100, 1458] {
+                    let found = |rating, complexity| Found {
+                        rating,
+                        complexity,
+                        path: Vec::new(),
+                        cell_links: false,
+                        cycle: None,
+                    };
+                    assert_eq!(
+                        limit(base, None, cap, most),
+                        limit_by_counting(base, None, cap, most),
+                        "{base} {cap} {most}"
+                    );
+                    for rating in 60..95 {
+                        for complexity in [2, 3, 4, 5, 7, 9, 13, 20, 40, 100] {
+                            let best = found(rating, complexity);
+                            assert_eq!(
+                                limit(base, Some(&best), cap, most),
+                                limit_by_counting(base, Some(&best), cap, most),
+                                "{base} {cap} {most} {rating} {complexity}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
