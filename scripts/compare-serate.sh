@@ -11,6 +11,13 @@
 # binary) and prints, by SE's rating band, how often ours agrees: up to 4.4 equal (within 0.05);
 # 4.5-9.0 equal and within 0.3; above 9.0 within 0.5. The same for EP and ED, then the ER
 # disagreements grouped by our hardest technique with SE's ratings beside it.
+#
+# With SERATE set to a serate command (built outside this repository from SukakuExplainer's sources,
+# e.g. SERATE="java -cp /tmp/serate/classes diuf.sudoku.test.serate"), also the speed side by side:
+# for each band of SE's ER, serate rates the band's puzzles (SE 1.2.1's techniques, one thread, its
+# own --totalTime clock, so the JVM's start is left out but its warm-up is not) and ours grades them
+# ROUNDS times in one process (default 20; process start included), one thread each; it prints
+# each side's mean time a puzzle and serate's over ours.
 set -euo pipefail
 
 if [ $# -ne 1 ] || [ ! -f "$1" ]; then
@@ -92,3 +99,41 @@ for key, ses in sorted(groups.items(), key=lambda kv: -sum(kv[1].values())):
     beside = ", ".join(f"{r:.1f}: {c}" for r, c in sorted(ses.items()))
     print(f"{total:4d}  {key:28} SE {beside}")
 EOF
+
+[ -n "${SERATE:-}" ] || exit 0
+rounds=${ROUNDS:-20}
+# The puzzles by SE's band, one file each, and an index of them: number, name, count.
+python3 - "$tmp" <<'EOF'
+import sys
+tmp = sys.argv[1]
+puzzles = open(f"{tmp}/puzzles").read().split()
+se = [float(line.split("/")[0]) for line in open(f"{tmp}/se")]
+bands = [("1.0-2.5", 0, 2.55), ("2.6-4.4", 2.55, 4.45), ("4.5-6.9", 4.45, 6.95),
+         ("7.0-9.0", 6.95, 9.05), ("9.1+", 9.05, 99)]
+with open(f"{tmp}/bands", "w") as index:
+    for i, (name, lo, hi) in enumerate(bands):
+        chosen = [p for p, r in zip(puzzles, se) if lo <= r < hi]
+        if chosen:
+            open(f"{tmp}/band{i}", "w").write("\n".join(chosen) + "\n")
+            print(i, name, len(chosen), file=index)
+EOF
+echo
+echo "speed beside serate, one thread each: mean time a puzzle"
+printf '%-8s %5s %12s %12s %12s\n' "SE band" n serate ours "serate/ours"
+while read -r i name n; do
+    # serate's total as S.CCs, MmSSs or HhMMm.
+    total=$($SERATE --techs=1111000011010111011011011011000010100010111111 --threads=1 --totalTime \
+        --format='%r' --input="$tmp/band$i" 2>/dev/null | awk '/^totalTime:/ { print $2 }')
+    for _ in $(seq "$rounds"); do cat "$tmp/band$i"; done > "$tmp/repeated"
+    start=$(date +%s.%N)
+    "$bin" grade "$tmp/repeated" > /dev/null || true
+    end=$(date +%s.%N)
+    python3 - "$name" "$n" "$rounds" "$total" "$(echo "$end - $start" | bc)" <<'EOF'
+import re, sys
+name, n, rounds, total, ours = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], float(sys.argv[5])
+h, m, s = (float(x or 0) for x in re.fullmatch(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?", total).groups())
+theirs = (h * 3600 + m * 60 + s) / n
+ours /= n * rounds
+print(f"{name:<8} {n:5d} {theirs * 1e3:10.2f}ms {ours * 1e3:10.3f}ms {theirs / ours:11.0f}x")
+EOF
+done < "$tmp/bands"
