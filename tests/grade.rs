@@ -228,6 +228,25 @@ fn variant_fixture(name: &str) -> String {
         .to_owned()
 }
 
+/// Grade's answer for an f-puzzles text, with its path when `steps`.
+async fn grade_fpuzzles(
+    client: &mut sudoku_grpc::proto::sudoku_service_client::SudokuServiceClient<
+        tonic::transport::Channel,
+    >,
+    fpuzzles: &str,
+    steps: bool,
+) -> sudoku_grpc::proto::GradeResponse {
+    client
+        .grade(GradeRequest {
+            fpuzzles: fpuzzles.into(),
+            include_steps: steps,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+}
+
 /// The jigsaw fixture's solution.
 const JIGSAW_SOLUTION: &str =
     "679285143482513679391467258125874936738926415546139782854691327263748591917352864";
@@ -241,15 +260,7 @@ async fn variants_with_unit_rules_grade_and_hint_on_their_own_units() {
         "https://www.f-puzzles.com/?load={}",
         variant_fixture("jigsaw.b64")
     );
-    let answer = client
-        .grade(GradeRequest {
-            fpuzzles: link.clone(),
-            include_steps: true,
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let answer = grade_fpuzzles(&mut client, &link, true).await;
     assert_eq!(answer.verdict(), Verdict::Unique);
     assert!(answer.rating >= 1.0);
     let placed: usize = answer.steps.iter().map(|s| s.placements.len()).sum();
@@ -274,15 +285,7 @@ async fn variants_with_unit_rules_grade_and_hint_on_their_own_units() {
 
     // Extra regions (windoku) take part in the techniques, by name.
     let windoku = variant_fixture("extraregion.json");
-    let answer = client
-        .grade(GradeRequest {
-            fpuzzles: windoku.clone(),
-            include_steps: true,
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let answer = grade_fpuzzles(&mut client, &windoku, true).await;
     assert_eq!(answer.verdict(), Verdict::Unique);
     assert!(
         answer
@@ -361,14 +364,7 @@ async fn variants_with_unit_rules_grade_and_hint_on_their_own_units() {
         .await
         .unwrap()
         .into_inner();
-    let from_link = client
-        .grade(GradeRequest {
-            fpuzzles: windoku,
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let from_link = grade_fpuzzles(&mut client, &windoku, false).await;
     assert_eq!(typed, from_link);
 }
 

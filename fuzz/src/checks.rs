@@ -642,7 +642,7 @@ fn check_variant_solve(variant: &sudoku_core::variant::Variant) {
 /// must end in it. A variant with other rules must be refused, never graded.
 fn check_variant_grade(variant: &sudoku_core::variant::Variant) {
     use sudoku_core::candidates::Board;
-    use sudoku_core::grader::{self, Options};
+    use sudoku_core::grader::Options;
 
     let Ok(layout) = variant.layout() else {
         return;
@@ -654,7 +654,8 @@ fn check_variant_grade(variant: &sudoku_core::variant::Variant) {
         budget: 2_000_000,
         ..Options::default()
     };
-    let grade = grader::grade_on(&layout.geometry, &layout.puzzle, &solution, &options)
+    let grade = layout
+        .grade(&solution, &options)
         .unwrap_or_else(|e| panic!("{variant:?}: {e}"));
     let mut board = Board::on(layout.geometry.clone(), &layout.puzzle).expect("no clash");
     for step in &grade.steps {

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use sudoku_core::canonicalization::canonicalize;
-use sudoku_core::grader::{self, Options};
+use sudoku_core::grader::Options;
 use sudoku_core::grid::Grid;
-use sudoku_core::hint::{self, Hint};
+use sudoku_core::hint::Hint;
 use sudoku_core::solver::{self, Mode, Verdict};
 use sudoku_core::symbols::Symbols;
 use sudoku_core::text::Format;
@@ -340,12 +340,8 @@ pub fn canon(args: &CanonArgs) -> anyhow::Result<ExitCode> {
 /// invalid; exit 1 if any line was invalid.
 pub fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     if let Some(value) = &args.fpuzzles {
-        let read = match logic_fpuzzles(value)? {
-            Ok(read) => read,
-            Err(invalid) => {
-                println!("{invalid}");
-                return Ok(ExitCode::FAILURE);
-            }
+        let Some(read) = logic_fpuzzles(value)? else {
+            return Ok(ExitCode::FAILURE);
         };
         print_lines(grade_lines(
             &read.layout,
@@ -380,14 +376,20 @@ pub fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// A Grade request's puzzle from an `--fpuzzles` value, read as the server reads it, or its
-/// `invalid <why>` line.
-fn logic_fpuzzles(value: &str) -> anyhow::Result<Result<wire::LogicRead, String>> {
+/// A Grade request's puzzle from an `--fpuzzles` value, read as the server reads it; `None` once
+/// its `invalid <why>` line is printed.
+fn logic_fpuzzles(value: &str) -> anyhow::Result<Option<wire::LogicRead>> {
     let request = GradeRequest {
         fpuzzles: input::fpuzzles_text(value)?,
         ..Default::default()
     };
-    Ok(wire::logic_input(&request).map_err(output::invalid_line))
+    match wire::logic_input(&request) {
+        Ok(read) => Ok(Some(read)),
+        Err(e) => {
+            print_lines(vec![output::invalid_line(e)])?;
+            Ok(None)
+        }
+    }
 }
 
 /// The lines of the grade of `layout`'s puzzle, values written by `symbol`: its grade line, and
@@ -397,7 +399,6 @@ fn grade_lines(
     symbol: &dyn Fn(u8) -> String,
     steps: bool,
 ) -> anyhow::Result<Vec<String>> {
-    let puzzle = &layout.puzzle;
     let solution = match layout.unique_solution(u64::MAX, None)? {
         Ok(solution) => solution,
         Err(verdict) => return Ok(vec![not_unique(verdict.into())]),
@@ -406,7 +407,7 @@ fn grade_lines(
         explain: steps,
         ..Options::default()
     };
-    let grade = grader::grade_on(&layout.geometry, puzzle, &solution, &options)?;
+    let grade = layout.grade(&solution, &options)?;
     let mut lines = vec![output::grade_line(
         WireVerdict::Unique,
         grade.difficulty.into(),
@@ -431,12 +432,8 @@ fn grade_lines(
 /// The `hint` command: the next step for the player's board, or its mistakes.
 pub fn hint(args: &HintArgs) -> anyhow::Result<ExitCode> {
     if let Some(value) = &args.fpuzzles {
-        let read = match logic_fpuzzles(value)? {
-            Ok(read) => read,
-            Err(invalid) => {
-                println!("{invalid}");
-                return Ok(ExitCode::FAILURE);
-            }
+        let Some(read) = logic_fpuzzles(value)? else {
+            return Ok(ExitCode::FAILURE);
         };
         let progress = match &args.progress {
             Some(board) => read.read_board(board).map_err(|e| anyhow::anyhow!("{e}"))?,
@@ -495,25 +492,23 @@ fn hint_lines(
         explain: true,
         ..Options::default()
     };
-    Ok(
-        match hint::hint_on(&layout.geometry, puzzle, progress, &solution, &options)? {
-            Hint::Solved => vec!["solved".into()],
-            Hint::Mistakes(mistakes) => mistakes
-                .iter()
-                .map(|m| output::mistake_line(m.cell / side, m.cell % side, &symbol(m.value)))
-                .collect(),
-            Hint::Steps(steps) => steps
-                .iter()
-                .map(|s| {
-                    output::step_line(
-                        wire::rating(s.rating),
-                        s.technique.into(),
-                        &s.explanation(symbol),
-                    )
-                })
-                .collect(),
-        },
-    )
+    Ok(match layout.hint(progress, &solution, &options)? {
+        Hint::Solved => vec!["solved".into()],
+        Hint::Mistakes(mistakes) => mistakes
+            .iter()
+            .map(|m| output::mistake_line(m.cell / side, m.cell % side, &symbol(m.value)))
+            .collect(),
+        Hint::Steps(steps) => steps
+            .iter()
+            .map(|s| {
+                output::step_line(
+                    wire::rating(s.rating),
+                    s.technique.into(),
+                    &s.explanation(symbol),
+                )
+            })
+            .collect(),
+    })
 }
 
 /// Writes `lines` to stdout; a closed pipe is an error, not a panic.

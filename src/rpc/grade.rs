@@ -37,7 +37,7 @@ pub(super) async fn grade(
                 budget: grader::DEFAULT_BUDGET,
                 cancel: Some(cancel),
             };
-            let grade = grader::grade_on(&read.layout.geometry, puzzle, &solution, &options)?;
+            let grade = read.layout.grade(&solution, &options)?;
             response.verdict = proto::Verdict::Unique.into();
             response.difficulty = proto::Difficulty::from(grade.difficulty).into();
             response.rating = wire::rating(grade.rating);

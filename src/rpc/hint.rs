@@ -3,7 +3,7 @@
 //! board in the puzzle's shape and alphabet.
 
 use sudoku_core::grader::{self, Options};
-use sudoku_core::hint::{self, Hint};
+use sudoku_core::hint::Hint;
 use tonic::{Request, Response, Status};
 
 use super::{RpcError, Sudoku};
@@ -40,14 +40,7 @@ pub(super) async fn hint(
                 cancel: Some(cancel),
             };
             let write = &read.writer;
-            let layout = &read.layout;
-            match hint::hint_on(
-                &layout.geometry,
-                &layout.puzzle,
-                &progress,
-                &solution,
-                &options,
-            )? {
+            match read.layout.hint(&progress, &solution, &options)? {
                 Hint::Solved => response.solved = true,
                 Hint::Mistakes(mistakes) => {
                     response.mistakes = mistakes.iter().map(|&c| write.cell(c)).collect()

@@ -462,8 +462,7 @@ fn unit_variants_grade_and_hint_soundly() {
                 explain: true,
                 ..Options::default()
             };
-            let grade =
-                grader::grade_on(&layout.geometry, &layout.puzzle, &solution, &options).unwrap();
+            let grade = layout.grade(&solution, &options).unwrap();
             check_path_on(&layout.geometry, &layout.puzzle, &solution, &grade.steps);
             graded += 1;
             steps_total += grade.steps.len();
@@ -483,15 +482,7 @@ fn unit_variants_grade_and_hint_soundly() {
             // Hints, each applied, walk the puzzle to its end.
             let mut progress = layout.puzzle.clone();
             loop {
-                match hint::hint_on(
-                    &layout.geometry,
-                    &layout.puzzle,
-                    &progress,
-                    &solution,
-                    &options,
-                )
-                .unwrap()
-                {
+                match layout.hint(&progress, &solution, &options).unwrap() {
                     Hint::Solved => break,
                     Hint::Mistakes(m) => panic!("no entry is wrong, yet {m:?}"),
                     Hint::Steps(steps) => {
@@ -536,7 +527,7 @@ fn a_jigsaw_grades_by_its_regions_and_a_classic_layout_changes_nothing() {
         explain: true,
         ..Options::default()
     };
-    let grade = grader::grade_on(&layout.geometry, &layout.puzzle, &solution, &options).unwrap();
+    let grade = layout.grade(&solution, &options).unwrap();
     check_path_on(&layout.geometry, &layout.puzzle, &solution, &grade.steps);
     let texts: Vec<String> = grade.steps.iter().map(|s| s.plain_explanation()).collect();
     assert!(texts.iter().any(|t| t.contains("region ")), "{texts:?}");
@@ -555,8 +546,7 @@ fn a_jigsaw_grades_by_its_regions_and_a_classic_layout_changes_nothing() {
     )
     .unwrap();
     let layout = v.layout().unwrap();
-    let on_layout =
-        grader::grade_on(&layout.geometry, &layout.puzzle, &solution, &options).unwrap();
+    let on_layout = layout.grade(&solution, &options).unwrap();
     let plain = grader::grade(&classic, &solution, &options).unwrap();
     assert_eq!(on_layout.steps, plain.steps);
 }

@@ -8,8 +8,9 @@ use std::sync::atomic::AtomicBool;
 use super::check::distinct_groups;
 use super::{Diagonal, Rule, Variant};
 use crate::candidates::{ExtraUnit, Geometry};
-use crate::grader::{self, GradeError};
+use crate::grader::{self, Grade, GradeError};
 use crate::grid::{Grid, Shape};
+use crate::hint::{self, Hint};
 use crate::solver::{Mode, Options, Verdict};
 
 /// A puzzle as the logic engine sees it, classic or variant: the layout of its units, its givens as
@@ -106,6 +107,26 @@ impl Layout {
     /// A solution's values as a grid of the layout's shape.
     pub fn grid(&self, values: Vec<u8>) -> Option<Grid> {
         Grid::from_cells(self.puzzle.shape(), values)
+    }
+
+    /// The grade of the puzzle, whose unique solution is `solution`: [`grader::grade_on`] on
+    /// this layout.
+    pub fn grade(
+        &self,
+        solution: &Grid,
+        options: &grader::Options<'_>,
+    ) -> Result<Grade, GradeError> {
+        grader::grade_on(&self.geometry, &self.puzzle, solution, options)
+    }
+
+    /// The hint for `progress`, a board of the puzzle: [`hint::hint_on`] on this layout.
+    pub fn hint(
+        &self,
+        progress: &Grid,
+        solution: &Grid,
+        options: &grader::Options<'_>,
+    ) -> Result<Hint, GradeError> {
+        hint::hint_on(&self.geometry, &self.puzzle, progress, solution, options)
     }
 
     /// The unique solution grading and hints start from, or the verdict that says why there is
