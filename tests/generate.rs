@@ -125,7 +125,11 @@ async fn the_server_caps_the_count() {
 
 #[tokio::test]
 async fn other_shapes_and_alphabets() {
-    let server = TestServer::start().await;
+    // A 16x16 takes a second or more in a debug build on a busy machine: a budget far from it.
+    let server = TestServer::start_with(|config| {
+        config.generate_budget = std::time::Duration::from_secs(300);
+    })
+    .await;
     let six = Shape::new(2, 3).unwrap();
     let request = GenerateRequest {
         count: 3,
