@@ -146,6 +146,8 @@ pub(super) struct Groups {
     full: u16,
     groups: Vec<(CellSet, Vec<usize>)>,
     peers: Vec<Vec<usize>>,
+    /// Each cell's peers as a set.
+    peer_sets: Vec<CellSet>,
 }
 
 impl Groups {
@@ -184,10 +186,12 @@ impl Groups {
                 sets[b][a / 64] |= 1 << (a % 64);
             }
         }
+        for (a, set) in sets.iter_mut().enumerate() {
+            set[a / 64] &= !(1 << (a % 64));
+        }
         let peers = sets
             .iter()
-            .enumerate()
-            .map(|(a, set)| (0..cells).filter(|&b| b != a && has(set, b)).collect())
+            .map(|set| (0..cells).filter(|&b| has(set, b)).collect())
             .collect();
         Groups {
             side,
@@ -197,7 +201,21 @@ impl Groups {
                 .map(|g| (cell_set(g.iter().copied()), g))
                 .collect(),
             peers,
+            peer_sets: sets,
         }
+    }
+
+    /// The cells that see every one of `cells` (none of `cells` among them; `cells` not empty):
+    /// where a value that must go in one of `cells` cannot go.
+    pub(super) fn common_peers(&self, cells: impl IntoIterator<Item = usize>) -> CellSet {
+        let mut common = [u64::MAX; MAX_CELLS / 64];
+        for c in cells {
+            let Some(set) = self.peer_sets.get(c) else {
+                return [0; MAX_CELLS / 64];
+            };
+            common.iter_mut().zip(set).for_each(|(w, s)| *w &= s);
+        }
+        common
     }
 
     /// The groups that hold every value once (as many cells as the side): where a value's places
@@ -311,4 +329,20 @@ impl Groups {
 /// Every value of a grid of `side`.
 pub(super) fn full_mask(side: usize) -> u16 {
     ((1u32 << side.min(16)) - 1) as u16
+}
+
+/// Takes the value bits `value` out of every cell of `set`.
+pub(super) fn remove_from(b: &mut Board, set: &CellSet, value: u16) -> Step {
+    let mut changed = false;
+    for (word, &bits) in set.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let cell = word * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if b.get(cell) & value != 0 {
+                changed |= b.restrict(cell, !value)?;
+            }
+        }
+    }
+    Ok(changed)
 }

@@ -22,9 +22,9 @@ enum Propagator {
 }
 
 impl Propagator {
-    fn propagate(&self, b: &mut Board) -> Step {
+    fn propagate(&self, b: &mut Board, groups: &Groups) -> Step {
         match self {
-            Propagator::Sum(p) => p.propagate(b),
+            Propagator::Sum(p) => p.propagate(b, groups),
             Propagator::Arrow(p) => p.propagate(b),
             Propagator::Thermo(p) => p.propagate(b),
             Propagator::Sandwich(p) => p.propagate(b),
@@ -213,13 +213,7 @@ impl<'v> Model<'v> {
         // Keep only groups whose cells are on the grid (a well-formed variant has no other).
         groups.retain(|g| g.iter().all(on_grid));
         let groups = Groups::new(side, groups, apart);
-        for (_, rule) in &mut rules {
-            match rule {
-                Propagator::Sum(p) => p.set_blocks(&groups),
-                Propagator::Arrow(p) => p.set_blocks(&groups),
-                _ => {}
-            }
-        }
+        // Degrees count the cells each rule constrains, not those it only reads.
         let mut degree: Vec<u32> = (0..cells).map(|c| groups.peer_count(c) as u32).collect();
         for c in pairs.cells() {
             degree[c] += 2;
@@ -229,6 +223,16 @@ impl<'v> Model<'v> {
                 if has(set, c) {
                     *d += 4;
                 }
+            }
+        }
+        for (reads, rule) in &mut rules {
+            match rule {
+                Propagator::Sum(p) => {
+                    p.set_blocks(&groups);
+                    *reads = cell_set(p.reads());
+                }
+                Propagator::Arrow(p) => p.set_blocks(&groups),
+                _ => {}
             }
         }
         Model {
@@ -287,7 +291,7 @@ impl<'v> Model<'v> {
             }
             for (cells, rule) in &self.rules {
                 if meets(cells, &dirty) {
-                    rule.propagate(b)?;
+                    rule.propagate(b, &self.groups)?;
                 }
             }
         }
