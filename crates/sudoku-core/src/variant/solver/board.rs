@@ -148,6 +148,9 @@ pub(super) struct Groups {
     peers: Vec<Vec<usize>>,
     /// Each cell's peers as a set.
     peer_sets: Vec<CellSet>,
+    /// Pairs of houses that share two cells or more: the cells of the pair (for the dirty test),
+    /// and the cells of each house outside the other.
+    crossings: Vec<(CellSet, Vec<usize>, Vec<usize>)>,
 }
 
 impl Groups {
@@ -193,7 +196,28 @@ impl Groups {
             .iter()
             .map(|set| (0..cells).filter(|&b| has(set, b)).collect())
             .collect();
+        let houses: Vec<(CellSet, &Vec<usize>)> = groups
+            .iter()
+            .filter(|g| g.len() == side)
+            .map(|g| (cell_set(g.iter().copied()), g))
+            .collect();
+        let mut crossings = Vec::new();
+        for (i, (set_a, a)) in houses.iter().enumerate() {
+            for (set_b, b) in &houses[..i] {
+                let shared = a.iter().filter(|&&c| has(set_b, c)).count();
+                if shared < 2 || shared == side {
+                    continue;
+                }
+                let only = |g: &[usize], other: &CellSet| -> Vec<usize> {
+                    g.iter().copied().filter(|&c| !has(other, c)).collect()
+                };
+                let mut both = *set_a;
+                both.iter_mut().zip(set_b).for_each(|(w, s)| *w |= s);
+                crossings.push((both, only(a, set_b), only(b, set_a)));
+            }
+        }
         Groups {
+            crossings,
             side,
             full: full_mask(side),
             groups: groups
@@ -282,6 +306,30 @@ impl Groups {
             }
             changed = true;
         }
+    }
+
+    /// Locked candidates: where two houses cross, the cells of each outside the other hold the
+    /// same values (those the shared cells leave), so each such cell keeps only values the other
+    /// side can still take. Only crossings with a cell in `dirty` are looked at.
+    pub(super) fn locked(&self, b: &mut Board, dirty: &CellSet) -> Step {
+        let mut changed = false;
+        let union = |b: &Board, cells: &[usize]| cells.iter().fold(0u16, |u, &c| u | b.get(c));
+        for (both, a, c) in &self.crossings {
+            if !meets(both, dirty) {
+                continue;
+            }
+            let (ua, uc) = (union(b, a), union(b, c));
+            if ua == uc {
+                continue;
+            }
+            for &x in a {
+                changed |= b.restrict(x, uc)?;
+            }
+            for &x in c {
+                changed |= b.restrict(x, ua)?;
+            }
+        }
+        Ok(changed)
     }
 
     /// Hidden singles in every group of `side` cells (a value with one place left goes there), and

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::super::check::{adjacent_pairs, distinct_groups, forbidden_steps, line_cells};
 use super::super::{Line, Relation, Rule, Variant};
 use super::board::{
-    Board, CellSet, Contradiction, Groups, Step, bit, cell_set, full_mask, has, meets,
+    Board, CellSet, Contradiction, Groups, MAX_CELLS, Step, bit, cell_set, full_mask, has, meets,
 };
 use super::pairs::{self, Pairs};
 use super::sandwich::Sandwich;
@@ -277,14 +277,22 @@ impl<'v> Model<'v> {
     }
 
     /// Propagates every constraint until none removes a candidate: naked singles first, then
-    /// each group, pair and rule with a cell changed since it last looked.
+    /// each group, pair and rule with a cell changed since it last looked; locked candidates
+    /// only once the rest is still, over every cell changed since they last ran (they cost more
+    /// than they find while cheaper steps still narrow).
     pub(super) fn propagate(&self, b: &mut Board) -> Result<(), Contradiction> {
+        let mut since = [0u64; MAX_CELLS / 64];
         loop {
             self.groups.singles(b)?;
             let dirty = b.take_dirty();
             if dirty.iter().all(|&w| w == 0) {
-                return Ok(());
+                if since.iter().all(|&w| w == 0) || !self.groups.locked(b, &since)? {
+                    return Ok(());
+                }
+                since = [0; MAX_CELLS / 64];
+                continue;
             }
+            since.iter_mut().zip(&dirty).for_each(|(s, d)| *s |= d);
             self.groups.hidden(b, &dirty)?;
             if !self.pairs.is_empty() {
                 self.pairs.propagate(b, &dirty)?;
