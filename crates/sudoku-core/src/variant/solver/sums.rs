@@ -36,9 +36,8 @@ pub(super) fn bound(b: &mut Board, cells: &[usize], lo: i64, hi: i64) -> Step {
 /// The largest total [`support`] tracks exactly (its sets of totals are `u128` bitmasks).
 const MAX_EXACT: u32 = 127;
 
-/// The most cells a block of [`support`] may have: its assignments are enumerated, and more than
-/// two cost more than the guesses they save.
-pub(super) const MOST_IN_BLOCK: usize = 2;
+/// The most cells a block of [`support`] may have: its assignments are enumerated.
+pub(super) const MOST_IN_BLOCK: usize = 3;
 
 /// Whether the totals of `cells` all fit the exact sets of [`support`].
 fn exact_fits(b: &Board, cells: &[usize]) -> bool {
@@ -46,7 +45,7 @@ fn exact_fits(b: &Board, cells: &[usize]) -> bool {
 }
 
 /// Calls `f` with each assignment of distinct values to `block` (from their candidates) and its
-/// total. Blocks have one or two cells ([`MOST_IN_BLOCK`]).
+/// total. Blocks have one to three cells ([`MOST_IN_BLOCK`]).
 #[inline]
 fn each_assignment(b: &Board, block: &[usize], mut f: impl FnMut(&[u32], u32)) {
     debug_assert!(block.len() <= MOST_IN_BLOCK);
@@ -56,11 +55,21 @@ fn each_assignment(b: &Board, block: &[usize], mut f: impl FnMut(&[u32], u32)) {
                 f(&[v], v);
             }
         }
-        [x, y, ..] => {
+        [x, y] => {
             let my = b.get(y);
             for v in values(b.get(x)) {
                 for w in values(my & !bit(v)) {
                     f(&[v, w], v + w);
+                }
+            }
+        }
+        [x, y, z, ..] => {
+            let (my, mz) = (b.get(y), b.get(z));
+            for v in values(b.get(x)) {
+                for w in values(my & !bit(v)) {
+                    for u in values(mz & !bit(v) & !bit(w)) {
+                        f(&[v, w, u], v + w + u);
+                    }
                 }
             }
         }
