@@ -140,7 +140,7 @@ fn random_solution(
 ) -> Option<Vec<u8>> {
     let options = Options {
         mode: Mode::FirstSolution,
-        max_guesses: Some(10_000),
+        max_guesses: Some(1_000_000),
         cancel: None,
     };
     let solve = |givens: &[u8]| {

@@ -163,3 +163,159 @@ pub fn true_candidates(variant: &Variant, options: &Options<'_>) -> TrueCandidat
         stats: limiter.stats(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::check::line_cells;
+    use super::super::{Line, Rule, Variant};
+    use super::*;
+
+    /// Every 4x4 grid whose rows, columns and 2x2 boxes hold 1 to 4.
+    fn all_4x4() -> Vec<Vec<u8>> {
+        fn fill(g: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+            let cell = g.len();
+            if cell == 16 {
+                out.push(g.clone());
+                return;
+            }
+            let (r, c) = (cell / 4, cell % 4);
+            for v in 1..=4u8 {
+                let clash = (0..cell).any(|o| {
+                    let (r2, c2) = (o / 4, o % 4);
+                    g[o] == v && (r2 == r || c2 == c || (r2 / 2, c2 / 2) == (r / 2, c / 2))
+                });
+                if !clash {
+                    g.push(v);
+                    fill(g, out);
+                    g.pop();
+                }
+            }
+        }
+        let mut out = Vec::new();
+        fill(&mut Vec::new(), &mut out);
+        out
+    }
+
+    /// Full propagation (cages with their complements and required values, little killers,
+    /// sandwiches, innies, locked candidates) on random 4x4 boards with random candidates never
+    /// removes a value of a grid that keeps every rule and lies within those candidates.
+    #[test]
+    fn propagation_keeps_every_value_of_every_solution_within_the_candidates() {
+        let grids = all_4x4();
+        assert_eq!(grids.len(), 288);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for case in 0..3000 {
+            let truth = &grids[next(grids.len())];
+            let mut rules = Vec::new();
+            for _ in 0..1 + next(4) {
+                let mut cells: Vec<usize> = Vec::new();
+                let size = 1 + next(4);
+                let start = next(16);
+                cells.push(start);
+                // Mostly cages inside a row or a box, where complements apply; sometimes anywhere.
+                let pool: Vec<usize> = match next(3) {
+                    0 => (0..4).map(|c| start / 4 * 4 + c).collect(),
+                    1 => (0..16)
+                        .filter(|&o| (o / 8, o % 4 / 2) == (start / 8, start % 4 / 2))
+                        .collect(),
+                    _ => (0..16).collect(),
+                };
+                while cells.len() < size {
+                    let c = pool[next(pool.len())];
+                    if !cells.contains(&c) {
+                        cells.push(c);
+                    }
+                }
+                let total = |cells: &[usize]| cells.iter().map(|&c| u32::from(truth[c])).sum();
+                let distinct = cells
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &a)| cells[..i].iter().all(|&b| truth[a] != truth[b]));
+                match next(4) {
+                    0 | 1 if distinct => rules.push(Rule::Cage {
+                        sum: Some(total(&cells)),
+                        cells,
+                    }),
+                    2 => rules.push(Rule::LittleKiller {
+                        sum: total(&cells),
+                        cells,
+                    }),
+                    _ => {
+                        let line = if next(2) == 0 {
+                            Line::Row(next(4))
+                        } else {
+                            Line::Column(next(4))
+                        };
+                        let cells = line_cells(4, line);
+                        let at = |x: u8| cells.iter().position(|&c| truth[c] == x).unwrap();
+                        let (a, b) = (at(1).min(at(4)), at(1).max(at(4)));
+                        rules.push(Rule::Sandwich {
+                            line,
+                            sum: total(&cells[a + 1..b]),
+                        });
+                    }
+                }
+            }
+            let Ok(variant) = Variant::new(4, vec![0; 16], Variant::default_regions(4), rules)
+            else {
+                continue;
+            };
+            let model = model::Model::new(&variant);
+            let Ok(mut board) = model.start() else {
+                panic!("case {case}: the start refused {variant:?}");
+            };
+            let mut cand = [0u16; 16];
+            for (cell, m) in cand.iter_mut().enumerate() {
+                *m = board.get(cell);
+                if next(3) == 0 {
+                    // Drop random values, keeping the truth's when the case asks for it.
+                    let keep = if next(2) == 0 {
+                        bit(u32::from(truth[cell]))
+                    } else {
+                        0
+                    };
+                    let narrowed = (*m & next(16) as u16) | keep;
+                    if narrowed != 0 {
+                        *m = narrowed;
+                    }
+                }
+                board.restrict(cell, *m).unwrap();
+            }
+            let mut used = [0u16; 16];
+            let mut any = false;
+            for g in &grids {
+                let within = g
+                    .iter()
+                    .zip(&cand)
+                    .all(|(&v, &m)| m & bit(u32::from(v)) != 0);
+                if within && variant.is_solved_by(g) {
+                    any = true;
+                    for (u, &v) in used.iter_mut().zip(g) {
+                        *u |= bit(u32::from(v));
+                    }
+                }
+            }
+            match model.propagate(&mut board) {
+                Err(_) => assert!(
+                    !any,
+                    "case {case}: a contradiction with a solution: {variant:?}"
+                ),
+                Ok(()) => {
+                    for (cell, &u) in used.iter().enumerate() {
+                        assert_eq!(
+                            board.get(cell) & u,
+                            u,
+                            "case {case}: cell {cell} lost a value of a solution: {variant:?} {cand:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -146,6 +146,11 @@ pub(super) struct Groups {
     full: u16,
     groups: Vec<(CellSet, Vec<usize>)>,
     peers: Vec<Vec<usize>>,
+    /// Each cell's peers as a set.
+    peer_sets: Vec<CellSet>,
+    /// Pairs of houses that share two cells or more: the cells of the pair (for the dirty test),
+    /// and the cells of each house outside the other.
+    crossings: Vec<(CellSet, Vec<usize>, Vec<usize>)>,
 }
 
 impl Groups {
@@ -184,12 +189,35 @@ impl Groups {
                 sets[b][a / 64] |= 1 << (a % 64);
             }
         }
+        for (a, set) in sets.iter_mut().enumerate() {
+            set[a / 64] &= !(1 << (a % 64));
+        }
         let peers = sets
             .iter()
-            .enumerate()
-            .map(|(a, set)| (0..cells).filter(|&b| b != a && has(set, b)).collect())
+            .map(|set| (0..cells).filter(|&b| has(set, b)).collect())
             .collect();
+        let houses: Vec<(CellSet, &Vec<usize>)> = groups
+            .iter()
+            .filter(|g| g.len() == side)
+            .map(|g| (cell_set(g.iter().copied()), g))
+            .collect();
+        let mut crossings = Vec::new();
+        for (i, (set_a, a)) in houses.iter().enumerate() {
+            for (set_b, b) in &houses[..i] {
+                let shared = a.iter().filter(|&&c| has(set_b, c)).count();
+                if shared < 2 || shared == side {
+                    continue;
+                }
+                let only = |g: &[usize], other: &CellSet| -> Vec<usize> {
+                    g.iter().copied().filter(|&c| !has(other, c)).collect()
+                };
+                let mut both = *set_a;
+                both.iter_mut().zip(set_b).for_each(|(w, s)| *w |= s);
+                crossings.push((both, only(a, set_b), only(b, set_a)));
+            }
+        }
         Groups {
+            crossings,
             side,
             full: full_mask(side),
             groups: groups
@@ -197,7 +225,21 @@ impl Groups {
                 .map(|g| (cell_set(g.iter().copied()), g))
                 .collect(),
             peers,
+            peer_sets: sets,
         }
+    }
+
+    /// The cells that see every one of `cells` (none of `cells` among them; `cells` not empty):
+    /// where a value that must go in one of `cells` cannot go.
+    pub(super) fn common_peers(&self, cells: impl IntoIterator<Item = usize>) -> CellSet {
+        let mut common = [u64::MAX; MAX_CELLS / 64];
+        for c in cells {
+            let Some(set) = self.peer_sets.get(c) else {
+                return [0; MAX_CELLS / 64];
+            };
+            common.iter_mut().zip(set).for_each(|(w, s)| *w &= s);
+        }
+        common
     }
 
     /// The groups that hold every value once (as many cells as the side): where a value's places
@@ -266,6 +308,30 @@ impl Groups {
         }
     }
 
+    /// Locked candidates: where two houses cross, the cells of each outside the other hold the
+    /// same values (those the shared cells leave), so each such cell keeps only values the other
+    /// side can still take. Only crossings with a cell in `dirty` are looked at.
+    pub(super) fn locked(&self, b: &mut Board, dirty: &CellSet) -> Step {
+        let mut changed = false;
+        let union = |b: &Board, cells: &[usize]| cells.iter().fold(0u16, |u, &c| u | b.get(c));
+        for (both, a, c) in &self.crossings {
+            if !meets(both, dirty) {
+                continue;
+            }
+            let (ua, uc) = (union(b, a), union(b, c));
+            if ua == uc {
+                continue;
+            }
+            for &x in a {
+                changed |= b.restrict(x, uc)?;
+            }
+            for &x in c {
+                changed |= b.restrict(x, ua)?;
+            }
+        }
+        Ok(changed)
+    }
+
     /// Hidden singles in every group of `side` cells (a value with one place left goes there), and
     /// in every group the pigeonhole check: its cells must have at least as many values as cells.
     /// Only groups with a cell in `dirty` are looked at.
@@ -311,4 +377,20 @@ impl Groups {
 /// Every value of a grid of `side`.
 pub(super) fn full_mask(side: usize) -> u16 {
     ((1u32 << side.min(16)) - 1) as u16
+}
+
+/// Takes the value bits `value` out of every cell of `set`.
+pub(super) fn remove_from(b: &mut Board, set: &CellSet, value: u16) -> Step {
+    let mut changed = false;
+    for (word, &bits) in set.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let cell = word * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if b.get(cell) & value != 0 {
+                changed |= b.restrict(cell, !value)?;
+            }
+        }
+    }
+    Ok(changed)
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::super::check::{adjacent_pairs, distinct_groups, forbidden_steps, line_cells};
 use super::super::{Line, Relation, Rule, Variant};
 use super::board::{
-    Board, CellSet, Contradiction, Groups, Step, bit, cell_set, full_mask, has, meets,
+    Board, CellSet, Contradiction, Groups, MAX_CELLS, Step, bit, cell_set, full_mask, has, meets,
 };
 use super::pairs::{self, Pairs};
 use super::sandwich::Sandwich;
@@ -22,9 +22,9 @@ enum Propagator {
 }
 
 impl Propagator {
-    fn propagate(&self, b: &mut Board) -> Step {
+    fn propagate(&self, b: &mut Board, groups: &Groups) -> Step {
         match self {
-            Propagator::Sum(p) => p.propagate(b),
+            Propagator::Sum(p) => p.propagate(b, groups),
             Propagator::Arrow(p) => p.propagate(b),
             Propagator::Thermo(p) => p.propagate(b),
             Propagator::Sandwich(p) => p.propagate(b),
@@ -213,13 +213,7 @@ impl<'v> Model<'v> {
         // Keep only groups whose cells are on the grid (a well-formed variant has no other).
         groups.retain(|g| g.iter().all(on_grid));
         let groups = Groups::new(side, groups, apart);
-        for (_, rule) in &mut rules {
-            match rule {
-                Propagator::Sum(p) => p.set_blocks(&groups),
-                Propagator::Arrow(p) => p.set_blocks(&groups),
-                _ => {}
-            }
-        }
+        // Degrees count the cells each rule constrains, not those it only reads.
         let mut degree: Vec<u32> = (0..cells).map(|c| groups.peer_count(c) as u32).collect();
         for c in pairs.cells() {
             degree[c] += 2;
@@ -229,6 +223,16 @@ impl<'v> Model<'v> {
                 if has(set, c) {
                     *d += 4;
                 }
+            }
+        }
+        for (reads, rule) in &mut rules {
+            match rule {
+                Propagator::Sum(p) => {
+                    p.set_blocks(&groups);
+                    *reads = cell_set(p.reads());
+                }
+                Propagator::Arrow(p) => p.set_blocks(&groups),
+                _ => {}
             }
         }
         Model {
@@ -273,21 +277,29 @@ impl<'v> Model<'v> {
     }
 
     /// Propagates every constraint until none removes a candidate: naked singles first, then
-    /// each group, pair and rule with a cell changed since it last looked.
+    /// each group, pair and rule with a cell changed since it last looked; locked candidates
+    /// only once the rest is still, over every cell changed since they last ran (they cost more
+    /// than they find while cheaper steps still narrow).
     pub(super) fn propagate(&self, b: &mut Board) -> Result<(), Contradiction> {
+        let mut since = [0u64; MAX_CELLS / 64];
         loop {
             self.groups.singles(b)?;
             let dirty = b.take_dirty();
             if dirty.iter().all(|&w| w == 0) {
-                return Ok(());
+                if since.iter().all(|&w| w == 0) || !self.groups.locked(b, &since)? {
+                    return Ok(());
+                }
+                since = [0; MAX_CELLS / 64];
+                continue;
             }
+            since.iter_mut().zip(&dirty).for_each(|(s, d)| *s |= d);
             self.groups.hidden(b, &dirty)?;
             if !self.pairs.is_empty() {
                 self.pairs.propagate(b, &dirty)?;
             }
             for (cells, rule) in &self.rules {
                 if meets(cells, &dirty) {
-                    rule.propagate(b)?;
+                    rule.propagate(b, &self.groups)?;
                 }
             }
         }

@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use super::board::{
-    Board, Contradiction, Groups, Step, bit, max_value, min_value, range_mask, values,
+    Board, Contradiction, Groups, Step, bit, full_mask, max_value, min_value, range_mask,
+    remove_from, values,
 };
 
 /// Keeps each of `cells` to the values that let their total land in `lo..=hi`, by the others'
@@ -35,9 +36,8 @@ pub(super) fn bound(b: &mut Board, cells: &[usize], lo: i64, hi: i64) -> Step {
 /// The largest total [`support`] tracks exactly (its sets of totals are `u128` bitmasks).
 const MAX_EXACT: u32 = 127;
 
-/// The most cells a block of [`support`] may have: its assignments are enumerated, and more than
-/// two cost more than the guesses they save.
-pub(super) const MOST_IN_BLOCK: usize = 2;
+/// The most cells a block of [`support`] may have: its assignments are enumerated.
+pub(super) const MOST_IN_BLOCK: usize = 3;
 
 /// Whether the totals of `cells` all fit the exact sets of [`support`].
 fn exact_fits(b: &Board, cells: &[usize]) -> bool {
@@ -45,7 +45,7 @@ fn exact_fits(b: &Board, cells: &[usize]) -> bool {
 }
 
 /// Calls `f` with each assignment of distinct values to `block` (from their candidates) and its
-/// total. Blocks have one or two cells ([`MOST_IN_BLOCK`]).
+/// total. Blocks have one to three cells ([`MOST_IN_BLOCK`]).
 #[inline]
 fn each_assignment(b: &Board, block: &[usize], mut f: impl FnMut(&[u32], u32)) {
     debug_assert!(block.len() <= MOST_IN_BLOCK);
@@ -55,11 +55,21 @@ fn each_assignment(b: &Board, block: &[usize], mut f: impl FnMut(&[u32], u32)) {
                 f(&[v], v);
             }
         }
-        [x, y, ..] => {
+        [x, y] => {
             let my = b.get(y);
             for v in values(b.get(x)) {
                 for w in values(my & !bit(v)) {
                     f(&[v, w], v + w);
+                }
+            }
+        }
+        [x, y, z, ..] => {
+            let (my, mz) = (b.get(y), b.get(z));
+            for v in values(b.get(x)) {
+                for w in values(my & !bit(v)) {
+                    for u in values(mz & !bit(v) & !bit(w)) {
+                        f(&[v, w, u], v + w + u);
+                    }
                 }
             }
         }
@@ -141,6 +151,21 @@ fn support(b: &mut Board, blocks: &[Vec<usize>], targets: u128) -> Step {
     Ok(changed)
 }
 
+/// Whether `cells` can take exactly the values of `set`, as far as a per-cell and per-value look
+/// tells: each cell has a value of the set, each value of the set a cell. Necessary, not
+/// sufficient, so it never refuses what a solution does.
+fn holds_exactly(b: &Board, cells: &[usize], set: u16) -> bool {
+    let mut seen = 0u16;
+    for &c in cells {
+        let here = b.get(c) & set;
+        if here == 0 {
+            return false;
+        }
+        seen |= here;
+    }
+    seen == set
+}
+
 /// The sets of `count` distinct values 1 to `side` that add up to `total`, as masks: values chosen
 /// in increasing order, a branch dropped once its total overshoots.
 pub(super) fn combinations(side: usize, count: usize, total: u32) -> Vec<u16> {
@@ -171,6 +196,11 @@ pub(super) struct Sum {
     total: i64,
     /// For a cage, every set of distinct values that makes the total.
     combos: Option<Vec<u16>>,
+    /// For a cage, the rest of each house (a group of every value) that holds the whole cage:
+    /// those cells take exactly the values the cage leaves.
+    complements: Vec<Vec<usize>>,
+    /// Every value of the grid.
+    full: u16,
 }
 
 impl Sum {
@@ -191,6 +221,8 @@ impl Sum {
             blocks: cells.iter().map(|&c| vec![c]).collect(),
             total: i64::from(total),
             combos: Some(combos),
+            complements: Vec::new(),
+            full: full_mask(side),
         }
     }
 
@@ -201,43 +233,87 @@ impl Sum {
             blocks: cells.iter().map(|&c| vec![c]).collect(),
             total: i64::from(total),
             combos: None,
+            complements: Vec::new(),
+            full: 0,
         }
     }
 
     /// Splits the cells into blocks that must all differ, by `groups` (a cage's combinations
-    /// already know its cells differ: it has no use for them).
+    /// already know its cells differ: it has no use for them); for a cage, finds the houses that
+    /// hold it whole.
     pub(super) fn set_blocks(&mut self, groups: &Groups) {
         if self.combos.is_none() {
             self.blocks = groups.cliques(&self.cells, MOST_IN_BLOCK);
+            return;
+        }
+        for house in groups.houses() {
+            if self.cells.iter().all(|c| house.contains(c)) {
+                let rest: Vec<usize> = house
+                    .iter()
+                    .copied()
+                    .filter(|c| !self.cells.contains(c))
+                    .collect();
+                if !rest.is_empty() && !self.complements.contains(&rest) {
+                    self.complements.push(rest);
+                }
+            }
         }
     }
 
-    /// Narrows the cells' candidates.
-    pub(super) fn propagate(&self, b: &mut Board) -> Step {
+    /// Every cell the propagator reads: its own and those of its complements.
+    pub(super) fn reads(&self) -> impl Iterator<Item = usize> + '_ {
+        self.cells
+            .iter()
+            .chain(self.complements.iter().flatten())
+            .copied()
+    }
+
+    /// Narrows the cells' candidates (and, for a cage, its complements' and the cells that see
+    /// every place of a value the cage must hold, by `groups`).
+    pub(super) fn propagate(&self, b: &mut Board, groups: &Groups) -> Step {
         let mut changed = false;
         if let Some(combos) = &self.combos {
             let union = self.cells.iter().fold(0, |u, &c| u | b.get(c));
             // A combination stays if each of its values has a cell that can take it and each cell
-            // a value of it.
-            let (allowed, required) = combos
-                .iter()
-                .filter(|&&combo| {
-                    combo & !union == 0 && self.cells.iter().all(|&c| b.get(c) & combo != 0)
-                })
-                .fold((0, u16::MAX), |(a, r), &combo| (a | combo, r & combo));
+            // a value of it, and the same holds for what it leaves in each complement.
+            let (mut allowed, mut required, mut left) = (0u16, u16::MAX, 0u16);
+            for &combo in combos {
+                let fits = combo & !union == 0
+                    && self.cells.iter().all(|&c| b.get(c) & combo != 0)
+                    && self
+                        .complements
+                        .iter()
+                        .all(|rest| holds_exactly(b, rest, self.full & !combo));
+                if fits {
+                    allowed |= combo;
+                    required &= combo;
+                    left |= self.full & !combo;
+                }
+            }
             if allowed == 0 {
                 return Err(Contradiction);
             }
             for &c in &self.cells {
                 changed |= b.restrict(c, allowed)?;
             }
-            // A value every remaining combination holds, with one cell left that can take it.
+            for &c in self.complements.iter().flatten() {
+                changed |= b.restrict(c, left)?;
+            }
+            // A value every remaining combination holds: with one cell left that can take it, it
+            // goes there; with more, no cell that sees them all can take it.
             for v in values(required) {
                 let mut holders = self.cells.iter().filter(|&&c| b.get(c) & bit(v) != 0);
                 match (holders.next(), holders.next()) {
                     (None, _) => return Err(Contradiction),
                     (Some(&c), None) => changed |= b.restrict(c, bit(v))?,
-                    _ => {}
+                    _ => {
+                        let places = self
+                            .cells
+                            .iter()
+                            .copied()
+                            .filter(|&c| b.get(c) & bit(v) != 0);
+                        changed |= remove_from(b, &groups.common_peers(places), bit(v))?;
+                    }
                 }
             }
         }
