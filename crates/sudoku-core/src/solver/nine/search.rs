@@ -25,8 +25,12 @@ pub(super) fn run<const BMI2: bool, const SOLUTION: bool>(
     };
     let mut first: Option<[u8; 81]> = None;
     let mut solutions = 0u32;
+    // No branch has failed yet: guesses may then be chosen quickly (see `State::pick`).
+    let mut quick = true;
     loop {
-        if state.propagate::<BMI2>() {
+        let settled = state.propagate::<BMI2>();
+        quick &= settled;
+        if settled {
             if state.is_solved() {
                 solutions += 1;
                 if SOLUTION && first.is_none() {
@@ -44,7 +48,7 @@ pub(super) fn run<const BMI2: bool, const SOLUTION: bool>(
                     cell,
                     digit,
                     only_other,
-                } = state.pick::<BMI2>();
+                } = state.pick::<BMI2>(quick);
                 // The other branch: the cell's other digit if it has only one, placed now rather than
                 // found as a naked single later; else the cell without this digit.
                 let mut other = state;
