@@ -34,7 +34,7 @@ pub(super) fn run<const BMI2: bool, const SOLUTION: bool>(
             if state.is_solved() {
                 solutions += 1;
                 if SOLUTION && first.is_none() {
-                    first = Some(state.cells());
+                    first = Some(state.cells::<BMI2>());
                 }
                 if solutions >= wanted {
                     break;
@@ -71,6 +71,7 @@ pub(super) fn run<const BMI2: bool, const SOLUTION: bool>(
             None => break,
         }
     }
-    let solution = first.and_then(|cells| Grid::from_cells(Shape::NINE, cells.to_vec()));
+    // A solved state's cells are digits 1-9: the grid needs no check.
+    let solution = first.map(|cells| Grid::from_read_cells(Shape::NINE, cells.to_vec()));
     limiter.finish(options.mode, solution, solutions)
 }
