@@ -32,9 +32,11 @@
 //!
 //! When propagation stalls, the search branches on a bivalue cell (there almost always is one; else a
 //! cell with the fewest candidates), choosing the one where either branch promises the most: its
-//! digits' candidates among its peers, and the bivalue peers that placing them makes naked singles. It
-//! pushes a copy of the state with the cell's other digit placed (or, on a cell with more than two,
-//! the first candidate removed), then places the first candidate.
+//! digits' candidates among its peers, and the bivalue peers that placing them makes naked singles.
+//! Until some branch has failed, and while few cells are open, it takes the first bivalue cell
+//! instead, which does as well there for less. It pushes a copy of the state with the cell's other
+//! digit to place when that branch is taken (or, on a cell with more than two, the first candidate
+//! removed), then places the first candidate.
 //! Backtracking pops the copy. There is no recursion, and the stack is kept per thread between solves,
 //! so steady-state solving does not allocate.
 //!
@@ -56,13 +58,13 @@ mod state;
 
 use super::{Options, Outcome};
 use crate::grid::Grid;
-use search::run;
+use search::{Branch, run};
 use state::State;
 
 std::thread_local! {
     /// The guess stack of the last solve on this thread, kept so that steady-state solving does not
     /// allocate. A nested or panicking solve finds it taken and starts a new one.
-    static STACK: std::cell::Cell<Vec<State>> = const { std::cell::Cell::new(Vec::new()) };
+    static STACK: std::cell::Cell<Vec<Branch>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// Solves a 9x9 `puzzle` (the caller has checked the shape) on the best code path this CPU offers.
@@ -116,13 +118,13 @@ fn has_v3() -> bool {
 /// whole search is compiled with these features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn search_v3(puzzle: &Grid, options: &Options<'_>, stack: &mut Vec<State>) -> Outcome {
+fn search_v3(puzzle: &Grid, options: &Options<'_>, stack: &mut Vec<Branch>) -> Outcome {
     search::<true>(puzzle, options, stack)
 }
 
 /// Runs `f` on this thread's guess stack, cleared.
 #[inline(always)]
-fn with_stack(f: impl FnOnce(&mut Vec<State>) -> Outcome) -> Outcome {
+fn with_stack(f: impl FnOnce(&mut Vec<Branch>) -> Outcome) -> Outcome {
     let mut stack = STACK.take();
     stack.clear();
     stack.reserve(32);
@@ -136,7 +138,7 @@ fn with_stack(f: impl FnOnce(&mut Vec<State>) -> Outcome) -> Outcome {
 fn search<const BMI2: bool>(
     puzzle: &Grid,
     options: &Options<'_>,
-    stack: &mut Vec<State>,
+    stack: &mut Vec<Branch>,
 ) -> Outcome {
     run::<BMI2, true>(State::from_givens::<BMI2>(puzzle.cells()), options, stack)
 }

@@ -23,8 +23,13 @@ impl State {
     /// candidates among the cell's peers: whichever branch is taken, placing its digit eliminates the
     /// most, so both sides of the guess propagate furthest, and the search tree is smaller than with
     /// the first bivalue cell. Without a bivalue cell, a cell with the fewest candidates.
+    ///
+    /// When `quick` (the search has met no dead end yet) and at most [`QUICK_OPEN_CELLS`] cells are
+    /// open, the first bivalue cell instead: there the choice hardly changes how many guesses follow
+    /// (nearly full grids, puzzles with several solutions), while scoring every bivalue cell costs
+    /// as much as a good part of the guess it chooses.
     #[inline(always)]
-    pub(super) fn pick<const BMI2: bool>(&self) -> Guess {
+    pub(super) fn pick<const BMI2: bool>(&self, quick: bool) -> Guess {
         let mut pairs = [0u32; 3];
         for (band, pair) in pairs.iter_mut().enumerate() {
             let unsolved = self.unsolved[band];
@@ -35,6 +40,10 @@ impl State {
             *pair = unsolved & two & !three;
         }
         if pairs != [0; 3] {
+            let open: u32 = self.unsolved.iter().map(|cells| cells.count_ones()).sum();
+            if quick && open <= QUICK_OPEN_CELLS {
+                return self.first_bivalue::<BMI2>(&pairs);
+            }
             return self.most_eliminating::<BMI2>(&pairs);
         }
         let (band, cell) = self.fewest();
@@ -46,6 +55,30 @@ impl State {
             cell,
             digit,
             only_other: None,
+        }
+    }
+
+    /// The first of the bivalue cells `pairs` (per band, not all empty), as a guess of its lower
+    /// digit.
+    #[inline(always)]
+    fn first_bivalue<const BMI2: bool>(&self, pairs: &[u32; 3]) -> Guess {
+        let band = if pairs[0] != 0 {
+            0
+        } else if pairs[1] != 0 {
+            1
+        } else {
+            2
+        };
+        let index = pairs[band].trailing_zeros() as usize;
+        let (words, _) = self.cand.as_chunks::<9>();
+        let digits = digits_at::<BMI2>(&words[band], index);
+        let low = (digits.trailing_zeros() as usize).min(8);
+        let high = ((digits & digits.wrapping_sub(1)).trailing_zeros() as usize).min(8);
+        Guess {
+            band,
+            cell: 1 << index,
+            digit: low,
+            only_other: Some(high),
         }
     }
 
@@ -144,6 +177,31 @@ impl State {
         }
         (best.0, best.1)
     }
+}
+
+/// The most cells a state may have open for [`State::pick`]'s quick choice.
+const QUICK_OPEN_CELLS: u32 = 45;
+
+/// The digits (bit per digit) that the band words `own` hold at the cell `index`.
+#[inline(always)]
+fn digits_at<const BMI2: bool>(own: &BandWords, index: usize) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if BMI2 {
+        // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only after checking at
+        // run time that the CPU has AVX2; the 32-byte load covers `own[0]` to `own[7]`.
+        unsafe {
+            use core::arch::x86_64::*;
+            let lanes = _mm256_loadu_si256(own.as_ptr().cast::<__m256i>());
+            let shift = _mm_cvtsi32_si128(31 - index as i32);
+            let signs = _mm256_castsi256_ps(_mm256_sll_epi32(lanes, shift));
+            return _mm256_movemask_ps(signs) as u32 | ((own[8] >> index) & 1) << 8;
+        }
+    }
+    let mut digits = 0u32;
+    for (d, &word) in own.iter().enumerate() {
+        digits |= ((word >> index) & 1) << d;
+    }
+    digits
 }
 
 /// What scoring one band's bivalue cells reads, looked up once per band rather than once per cell and

@@ -14,7 +14,7 @@
 //! same two code paths and dispatched the same way.
 
 use super::band::{BOX_CELLS, BOXES_OF_ROW, COLUMN_SPREAD, PEERS_IN_BAND, columns, rows_of};
-use super::search::run;
+use super::search::{Branch, run};
 use super::state::{State, at};
 use crate::solver::{Options, Outcome, Verdict};
 
@@ -237,7 +237,7 @@ fn search_v3<const SOLUTION: bool>(
     givens: &Givens,
     exclude: Option<(usize, u8)>,
     options: &Options<'_>,
-    stack: &mut Vec<State>,
+    stack: &mut Vec<Branch>,
 ) -> Outcome {
     search::<true, SOLUTION>(givens, exclude, options, stack)
 }
@@ -267,7 +267,7 @@ fn search<const BMI2: bool, const SOLUTION: bool>(
     givens: &Givens,
     exclude: Option<(usize, u8)>,
     options: &Options<'_>,
-    stack: &mut Vec<State>,
+    stack: &mut Vec<Branch>,
 ) -> Outcome {
     run::<BMI2, SOLUTION>(start(givens, exclude), options, stack)
 }
