@@ -98,7 +98,7 @@ pub fn run_local(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         seed => seed,
     };
     let limits = Limits {
-        max_attempts: generator::DEFAULT_MAX_ATTEMPTS,
+        max_attempts: target.max_attempts(),
         cancel: None,
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -103,7 +103,7 @@ async fn make(service: &Sudoku, plan: &Plan, seed: u64) -> Result<Generated<Rate
     // deadline passed, the time budget ran out).
     let work = service.run_unary(None, move |cancel| {
         let limits = Limits {
-            max_attempts: generator::DEFAULT_MAX_ATTEMPTS,
+            max_attempts: target.max_attempts(),
             cancel: Some(cancel),
         };
         match generator::generate_graded(&spec, seed, target, &limits) {

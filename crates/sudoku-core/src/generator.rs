@@ -266,6 +266,9 @@ impl Default for Limits<'_> {
 /// quarter turn a few dozen), a rare difficulty a few hundred.
 pub const DEFAULT_MAX_ATTEMPTS: u32 = 1_000;
 
+/// Attempts a puzzle rated 9.0 or more may take ([`Target::max_attempts`]).
+pub const RARE_MAX_ATTEMPTS: u32 = 20_000;
+
 /// A generated puzzle.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Generated<R> {
@@ -375,6 +378,18 @@ impl Target {
         let range = (self.max_rating != 0).then_some(self.max_rating);
         let level = self.level.and_then(Difficulty::max_rating);
         range.into_iter().chain(level).min().unwrap_or(u16::MAX)
+    }
+
+    /// The attempts a puzzle of this target may take: [`DEFAULT_MAX_ATTEMPTS`], but
+    /// [`RARE_MAX_ATTEMPTS`] from a rating of 9.0, where a puzzle takes some 500 attempts on
+    /// average and the default would end one request in seven; the caller's time budget, if it
+    /// has one, is then the bound that counts.
+    pub fn max_attempts(&self) -> u32 {
+        if self.min_rating >= 90 {
+            RARE_MAX_ATTEMPTS
+        } else {
+            DEFAULT_MAX_ATTEMPTS
+        }
     }
 
     /// Whether every grade meets the target.

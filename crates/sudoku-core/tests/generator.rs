@@ -416,3 +416,17 @@ fn a_puzzle_does_not_depend_on_what_the_thread_made_before() {
         }
     }
 }
+
+/// A target from 9.0 may take many more attempts than the default, others the default.
+#[test]
+fn the_rarest_band_gets_more_attempts() {
+    use sudoku_core::generator::{DEFAULT_MAX_ATTEMPTS, RARE_MAX_ATTEMPTS, Target};
+    let from = |min_rating| Target {
+        min_rating,
+        ..Target::default()
+    };
+    assert_eq!(from(90).max_attempts(), RARE_MAX_ATTEMPTS);
+    const { assert!(RARE_MAX_ATTEMPTS >= 10 * DEFAULT_MAX_ATTEMPTS) };
+    assert_eq!(from(75).max_attempts(), DEFAULT_MAX_ATTEMPTS);
+    assert_eq!(Target::default().max_attempts(), DEFAULT_MAX_ATTEMPTS);
+}
