@@ -330,16 +330,33 @@ pub(crate) fn write_eliminations(text: &mut String, board: &Board, eliminations:
     text.push('.');
 }
 
-/// SE's rating added for a chain of `length` links: 0.1 for each of 4, 6, 8, 12, 16, 24, ... that the
-/// length exceeds (the thresholds grow by 3/2 and 4/3 in turn).
+/// SE's rating added for a chain of `length` links: 0.1 for each of its length thresholds the
+/// length exceeds.
 pub fn length_adjustment(length: usize) -> u16 {
-    let (mut added, mut ceil, mut odd) = (0, 4, false);
-    while length > ceil {
-        added += 1;
-        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
-        odd = !odd;
-    }
-    added
+    length_thresholds().take_while(|&t| length > t).count() as u16
+}
+
+/// The longest chain whose [`length_adjustment`] is at most `adjust`.
+pub(crate) fn longest_adjusted(adjust: u16) -> usize {
+    length_thresholds()
+        .nth(usize::from(adjust))
+        .unwrap_or(usize::MAX)
+}
+
+/// SE's chain length thresholds: 4, 6, 8, 12, 16, 24, ..., growing by 3/2 and 4/3 in turn, up to
+/// where a `usize` ends.
+fn length_thresholds() -> impl Iterator<Item = usize> {
+    let mut next = Some((4usize, false));
+    std::iter::from_fn(move || {
+        let (ceil, odd) = next?;
+        let grown = if odd {
+            ceil.checked_mul(4).map(|c| c / 3)
+        } else {
+            ceil.checked_mul(3).map(|c| c / 2)
+        };
+        next = grown.map(|g| (g, !odd));
+        Some(ceil)
+    })
 }
 
 /// The eliminations of `value` from every cell (other than `except`) that sees all of `cells`.

@@ -15,7 +15,7 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use super::{Context, Step, Technique, length_adjustment};
+use super::{Context, Step, Technique, length_adjustment, longest_adjusted};
 use crate::candidates::{Board, Candidate, bit, values};
 
 /// No parent yet.
@@ -214,7 +214,7 @@ fn limit(base: u16, best: Option<&Found>, cap: u16, most: usize) -> usize {
     let longest_rated = |rating: u16| -> usize {
         rating
             .checked_sub(base)
-            .map_or(1, |adjust| longest_adjusted(adjust) + 2)
+            .map_or(1, |adjust| longest_adjusted(adjust).saturating_add(2))
     };
     let mut len = longest_rated(cap).min(most);
     if let Some(b) = best {
@@ -224,19 +224,6 @@ fn limit(base: u16, best: Option<&Found>, cap: u16, most: usize) -> usize {
         len = len.min(below.max(level));
     }
     len.max(1)
-}
-
-/// The longest length whose [`length_adjustment`] is at most `adjust`.
-fn longest_adjusted(adjust: u16) -> usize {
-    let (mut ceil, mut odd) = (4, false);
-    for _ in 0..adjust {
-        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
-        odd = !odd;
-        if ceil > 1 << 20 {
-            break;
-        }
-    }
-    ceil
 }
 
 /// The easiest forcing X- or XY-chain or cycle, if any; each start costs effort from the budget.
