@@ -98,17 +98,15 @@ impl Difficulty {
         Difficulty::Extreme,
     ];
 
-    /// The level of a rating in tenths.
+    /// The level of a rating in tenths: the easiest whose top it is under.
     pub fn of(rating: u16, guessed: bool) -> Difficulty {
-        match rating {
-            _ if guessed => Difficulty::Extreme,
-            0..=15 => Difficulty::Beginner,
-            16..=23 => Difficulty::Easy,
-            24..=28 => Difficulty::Medium,
-            29..=44 => Difficulty::Hard,
-            45..=69 => Difficulty::Expert,
-            _ => Difficulty::Extreme,
+        if guessed {
+            return Difficulty::Extreme;
         }
+        Difficulty::ALL
+            .into_iter()
+            .find(|level| level.max_rating().is_none_or(|top| rating <= top))
+            .unwrap_or(Difficulty::Extreme)
     }
 
     /// The highest rating (tenths) of the level; `None` for EXTREME, which has no top.
@@ -182,15 +180,29 @@ pub fn unique_solution(
     max_guesses: u64,
     cancel: Option<&AtomicBool>,
 ) -> Result<Result<Grid, Verdict>, GradeError> {
-    let options = solver::Options {
+    let outcome = solver::solve(puzzle, &proving_unique(max_guesses, cancel));
+    unique_of(outcome.verdict, outcome.solution)
+}
+
+/// The solver's options for proving a puzzle unique within `max_guesses`, stopped by `cancel`.
+pub(crate) fn proving_unique(max_guesses: u64, cancel: Option<&AtomicBool>) -> solver::Options<'_> {
+    solver::Options {
         mode: Mode::ProveUnique,
         max_guesses: Some(max_guesses),
         cancel,
-    };
-    let outcome = solver::solve(puzzle, &options);
-    match (outcome.verdict, outcome.solution) {
+    }
+}
+
+/// What a solver's `verdict` and `solution` say for grading: the unique solution, or the verdict
+/// that says why there is none; cancelled is [`GradeError::Cancelled`].
+pub(crate) fn unique_of(
+    verdict: Verdict,
+    solution: Option<Grid>,
+) -> Result<Result<Grid, Verdict>, GradeError> {
+    match (verdict, solution) {
         (Verdict::Cancelled, _) => Err(GradeError::Cancelled),
         (Verdict::Unique, Some(solution)) => Ok(Ok(solution)),
+        (Verdict::Unique, None) => Err(GradeError::WrongSolution),
         (verdict, _) => Ok(Err(verdict)),
     }
 }

@@ -11,7 +11,7 @@ use crate::candidates::{ExtraUnit, Geometry};
 use crate::grader::{self, Grade, GradeError};
 use crate::grid::{Grid, Shape};
 use crate::hint::{self, Hint};
-use crate::solver::{Mode, Options, Verdict};
+use crate::solver::Verdict;
 
 /// A puzzle as the logic engine sees it, classic or variant: the layout of its units, its givens as
 /// a grid, and the variant (if it is one) its uniqueness is proved on.
@@ -140,18 +140,8 @@ impl Layout {
         let Some(variant) = &self.variant else {
             return grader::unique_solution(&self.puzzle, max_guesses, cancel);
         };
-        let options = Options {
-            mode: Mode::ProveUnique,
-            max_guesses: Some(max_guesses),
-            cancel,
-        };
-        let outcome = super::solve(variant, &options);
-        match (outcome.verdict, outcome.solution) {
-            (Verdict::Cancelled, _) => Err(GradeError::Cancelled),
-            (Verdict::Unique, Some(values)) => {
-                Ok(Ok(self.grid(values).ok_or(GradeError::WrongSolution)?))
-            }
-            (verdict, _) => Ok(Err(verdict)),
-        }
+        let outcome = super::solve(variant, &grader::proving_unique(max_guesses, cancel));
+        let solution = outcome.solution.and_then(|values| self.grid(values));
+        grader::unique_of(outcome.verdict, solution)
     }
 }
