@@ -50,8 +50,8 @@ pub fn logic_input(request: &impl SolveInput) -> Result<LogicRead, InputError> {
                 .layout()
                 .map_err(|error| VariantInputError::Layout { field, error })?;
             let side = layout.puzzle.shape().side();
-            let symbols = Symbols::new(&read.alphabet.write(&(1..=side as u8).collect::<Vec<_>>()))
-                .unwrap_or(Symbols::of(layout.puzzle.shape()));
+            let symbols =
+                Symbols::new(read.alphabet.as_str()).unwrap_or(Symbols::of(layout.puzzle.shape()));
             LogicRead {
                 writer: Writer::new(side, symbols),
                 board: BoardFormat::Variant(read.alphabet),

@@ -116,11 +116,17 @@ impl Alphabet {
                     message: format!(
                         "{ch:?} at {} is not one of the grid's symbols {:?} (or '.' for a blank)",
                         variant::cell_name(side, cell),
-                        self.write(&(1..=self.len).collect::<Vec<u8>>())
+                        self.as_str()
                     ),
                 }),
             })
             .collect()
+    }
+
+    /// The symbols in value order.
+    pub fn as_str(&self) -> &str {
+        // ASCII: the standard symbols, or ones `Symbols` accepted.
+        std::str::from_utf8(&self.chars[..usize::from(self.len)]).unwrap_or_default()
     }
 
     /// The values of `text` (a grid of this alphabet's side, one symbol per cell, layout
