@@ -152,7 +152,8 @@ impl Geometry {
         // Extra units: houses first, each set of cells once, none already a unit.
         let mut extra: Vec<ExtraUnit> = extra.into_iter().filter(|u| u.cells.len() > 1).collect();
         extra.sort_by_key(|u| u.cells.len() != n);
-        let mut sets: Vec<Vec<usize>> = (0..3 * n)
+        // The cells of every unit so far, sorted, to leave out an extra unit already there.
+        let mut sets: Vec<Vec<usize>> = (0..if extra.is_empty() { 0 } else { 3 * n })
             .map(|u| {
                 let mut cells: Vec<usize> = unit_cells[u * n..(u + 1) * n]
                     .iter()
@@ -171,7 +172,7 @@ impl Geometry {
             if sets.contains(&sorted) {
                 continue;
             }
-            let number = sets.len();
+            let number = unit_len.len();
             for (slot, &cell) in unit.cells.iter().enumerate() {
                 per_cell[cell].push((number as u16, slot as u8));
             }
@@ -273,10 +274,7 @@ impl Geometry {
     /// The slots of `unit`, as a position mask.
     #[inline]
     pub fn full_positions(&self, unit: usize) -> Mask {
-        match self.unit_len[unit] {
-            32 => !0,
-            len => (1 << len) - 1,
-        }
+        (1 << self.unit_len[unit]) - 1
     }
 
     /// The row, column and region units of `cell`.
