@@ -369,16 +369,7 @@ fn unit_variant(rng: &mut Xoshiro256PlusPlus, side: usize) -> Option<(Variant, V
     ];
     let regions = match side {
         6 if below(rng, 2) == 0 => JIGSAW_6.to_vec(),
-        9 if below(rng, 2) == 0 => {
-            let text = std::fs::read_to_string(
-                Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/variants/jigsaw.json"),
-            )
-            .unwrap();
-            sudoku_core::fpuzzles::read(&text)
-                .unwrap()
-                .regions()
-                .to_vec()
-        }
+        9 if below(rng, 2) == 0 => jigsaw_fixture().regions().to_vec(),
         _ => Variant::default_regions(side),
     };
     let mut rules = Vec::new();
@@ -458,12 +449,7 @@ fn unit_variants_grade_and_hint_soundly() {
             made += 1;
             let layout = v.layout().unwrap();
             let solution = layout.grid(values).unwrap();
-            let options = Options {
-                explain: true,
-                ..Options::default()
-            };
-            let grade = layout.grade(&solution, &options).unwrap();
-            check_path_on(&layout.geometry, &layout.puzzle, &solution, &grade.steps);
+            let grade = grade_checked(&layout, &solution);
             graded += 1;
             steps_total += grade.steps.len();
             guesses += grade
@@ -482,7 +468,7 @@ fn unit_variants_grade_and_hint_soundly() {
             // Hints, each applied, walk the puzzle to its end.
             let mut progress = layout.puzzle.clone();
             loop {
-                match layout.hint(&progress, &solution, &options).unwrap() {
+                match layout.hint(&progress, &solution, &explained()).unwrap() {
                     Hint::Solved => break,
                     Hint::Mistakes(m) => panic!("no entry is wrong, yet {m:?}"),
                     Hint::Steps(steps) => {
@@ -515,20 +501,11 @@ fn unit_variants_grade_and_hint_soundly() {
 /// graded on its own layout grades as before.
 #[test]
 fn a_jigsaw_grades_by_its_regions_and_a_classic_layout_changes_nothing() {
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/variants/jigsaw.json"),
-    )
-    .unwrap();
-    let v = sudoku_core::fpuzzles::read(&text).unwrap();
+    let v = jigsaw_fixture();
     let layout = v.layout().unwrap();
     let values = variant::solve(&v, &Default::default()).solution.unwrap();
     let solution = layout.grid(values).unwrap();
-    let options = Options {
-        explain: true,
-        ..Options::default()
-    };
-    let grade = layout.grade(&solution, &options).unwrap();
-    check_path_on(&layout.geometry, &layout.puzzle, &solution, &grade.steps);
+    let grade = grade_checked(&layout, &solution);
     let texts: Vec<String> = grade.steps.iter().map(|s| s.plain_explanation()).collect();
     assert!(texts.iter().any(|t| t.contains("region ")), "{texts:?}");
     assert!(!texts.iter().any(|t| t.contains("box ")), "{texts:?}");
@@ -546,8 +523,8 @@ fn a_jigsaw_grades_by_its_regions_and_a_classic_layout_changes_nothing() {
     )
     .unwrap();
     let layout = v.layout().unwrap();
-    let on_layout = layout.grade(&solution, &options).unwrap();
-    let plain = grader::grade(&classic, &solution, &options).unwrap();
+    let on_layout = grade_checked(&layout, &solution);
+    let plain = grader::grade(&classic, &solution, &explained()).unwrap();
     assert_eq!(on_layout.steps, plain.steps);
 }
 
@@ -566,6 +543,28 @@ fn grading_refuses_rules_without_techniques_by_name() {
     let v = Variant::new(7, vec![0; 49], Variant::default_regions(7), Vec::new()).unwrap();
     let err = v.layout().unwrap_err().to_string();
     assert!(err.contains("not 7"), "{err}");
+}
+
+/// The committed jigsaw fixture (tests/data/variants/jigsaw.json).
+fn jigsaw_fixture() -> Variant {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/variants/jigsaw.json");
+    sudoku_core::fpuzzles::read(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Grading options that write each step's explanation.
+fn explained() -> Options<'static> {
+    Options {
+        explain: true,
+        ..Options::default()
+    }
+}
+
+/// The grade of `layout`'s puzzle, explained, with every step of its path checked against
+/// `solution` ([`check_path_on`]).
+fn grade_checked(layout: &variant::Layout, solution: &Grid) -> grader::Grade {
+    let grade = layout.grade(solution, &explained()).unwrap();
+    check_path_on(&layout.geometry, &layout.puzzle, solution, &grade.steps);
+    grade
 }
 
 /// [`check_path_from`] on the layout `geo`.
