@@ -170,50 +170,45 @@ pub(super) async fn unary_client(
             return figures;
         }
         let (text, grid) = &puzzles[(n % puzzles.len() as u64) as usize];
-        let skip_uniqueness_check = match call {
+        let started = Instant::now();
+        // Each answer's verdict, and whether it is wrong.
+        let answer = match call {
             Call::Solve {
                 skip_uniqueness_check,
-            } => skip_uniqueness_check,
+            } => {
+                let request = SolveRequest {
+                    puzzle: text.clone(),
+                    skip_uniqueness_check,
+                    ..Default::default()
+                };
+                client.solve(request).await.map(|answer| {
+                    let answer = answer.into_inner();
+                    let wrong = !answer.solution.is_empty()
+                        && !match (grid, Grid::parse(&answer.solution)) {
+                            (Some(puzzle), Ok(solution)) => solution.solves(puzzle),
+                            _ => false,
+                        };
+                    (answer.verdict(), wrong)
+                })
+            }
             Call::Grade => {
                 let request = GradeRequest {
                     puzzle: text.clone(),
                     ..Default::default()
                 };
-                let started = Instant::now();
-                let result = client.grade(request).await;
-                figures.latencies.push(started.elapsed());
-                match result {
-                    Ok(answer) => {
-                        let answer = answer.into_inner();
-                        figures.tally.add(answer_kind(answer.verdict()));
-                        // A unique puzzle's grade has a rating.
-                        figures.wrong +=
-                            u64::from(answer.verdict() == Verdict::Unique && answer.rating < 1.0);
-                    }
-                    Err(status) => figures.error(&status),
-                }
-                continue;
+                client.grade(request).await.map(|answer| {
+                    let answer = answer.into_inner();
+                    // A unique puzzle's grade has a rating.
+                    let wrong = answer.verdict() == Verdict::Unique && answer.rating < 1.0;
+                    (answer.verdict(), wrong)
+                })
             }
         };
-        let request = SolveRequest {
-            puzzle: text.clone(),
-            skip_uniqueness_check,
-            ..Default::default()
-        };
-        let started = Instant::now();
-        let result = client.solve(request).await;
         figures.latencies.push(started.elapsed());
-        match result {
-            Ok(answer) => {
-                let answer = answer.into_inner();
-                figures.tally.add(answer_kind(answer.verdict()));
-                if !answer.solution.is_empty() {
-                    let solves = match (grid, Grid::parse(&answer.solution)) {
-                        (Some(puzzle), Ok(solution)) => solution.solves(puzzle),
-                        _ => false,
-                    };
-                    figures.wrong += u64::from(!solves);
-                }
+        match answer {
+            Ok((verdict, wrong)) => {
+                figures.tally.add(answer_kind(verdict));
+                figures.wrong += u64::from(wrong);
             }
             Err(status) => figures.error(&status),
         }
