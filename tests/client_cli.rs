@@ -328,30 +328,32 @@ async fn load_mixed_probes_beside_streams_stalled_readers_and_long_solves() {
 #[tokio::test]
 async fn load_unary_prints_its_figures() {
     let server = TestServer::start().await;
-    let sample = common::sample_path("17_clue_sample.txt");
-    let out = run(
-        args(&[
-            "load",
-            "--server",
-            &server.url(),
-            "unary",
-            "--concurrency",
-            "4",
-            "--requests",
-            "200",
-            &sample,
-        ]),
-        None,
-    )
-    .await;
-    let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let (url, sample) = (server.url(), common::sample_path("17_clue_sample.txt"));
+    // `load unary` with `call` flags against the server: its stdout, once it succeeded.
+    let load = async |call: &[&str], requests: &str| {
+        let mut line = vec!["load", "--server", &url, "unary"];
+        line.extend(call);
+        line.extend(["--concurrency", "4", "--requests", requests, &sample]);
+        let out = run(args(&line), None).await;
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+        stdout
+    };
+    let stdout = load(&[], "200").await;
     for column in ["RPS", "p50", "p99", "max"] {
         assert!(stdout.contains(column), "{stdout}");
     }
     assert!(stdout.contains("errors by status code: none"), "{stdout}");
     assert!(
         stdout.contains("200 puzzles, 200 unique; 0 wrong"),
+        "{stdout}"
+    );
+
+    // The same through Grade.
+    let stdout = load(&["--grade"], "50").await;
+    assert!(stdout.starts_with("unary Grade load"), "{stdout}");
+    assert!(
+        stdout.contains("50 puzzles, 50 unique; 0 wrong"),
         "{stdout}"
     );
 }
