@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::{Context, Step, Technique, write_eliminations};
-use crate::candidates::{Board, Candidate, values};
+use crate::candidates::{Board, Candidate, Mask, bits, values};
 
 /// The first pointing whose eliminations leave a hidden single in another box the line crosses.
 pub fn find_direct_pointing(board: &Board, ctx: &Context<'_>) -> Option<Step> {
@@ -56,15 +56,13 @@ fn direct(
                 continue;
             }
             let in_target = |c: usize| geo.units_of(c).contains(&target);
-            // Each other source-kind unit the target crosses, in order.
-            let mut others: Vec<usize> = geo
+            // Each other source-kind unit the target crosses, in order (bit `u - sources.start`).
+            let others = geo
                 .cells_of(target)
                 .filter_map(|c| geo.units_of(c).into_iter().find(|u| sources.contains(u)))
                 .filter(|&u| u != source)
-                .collect();
-            others.sort_unstable();
-            others.dedup();
-            for other in others {
+                .fold(0 as Mask, |set, u| set | 1 << (u - sources.start));
+            for other in bits(others).map(|b| sources.start + b) {
                 let there = board.positions(other, value);
                 if there.count_ones() < 2 {
                     continue;
