@@ -285,12 +285,13 @@ fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopp
     if let Some(step) = unary_chain::find(board, ctx) {
         return Ok(Some(step));
     }
-    // Then SE's Nishio, multiple and dynamic forcing chains, each kind only if the one before
+    // Then SE's Nishio, multiple, dynamic and dynamic (+) forcing chains, each kind only if the one before
     // found nothing; then our own forcing chains (which reach further), then a guess.
     for kind in [
         chaining::Kind::Nishio,
         chaining::Kind::Multiple,
         chaining::Kind::Dynamic,
+        chaining::Kind::DynamicPlus,
     ] {
         ctx.check_cancel()?;
         rule_out(ctx, kind.base())?;
@@ -374,7 +375,10 @@ fn walk(
 
 /// The grade of a path.
 fn summarize(steps: Vec<Step>, exhausted: bool) -> Grade {
-    let hardest_step = steps.iter().max_by_key(|s| s.rating);
+    // A guess is named the hardest when another step rates the same.
+    let hardest_step = steps
+        .iter()
+        .max_by_key(|s| (s.rating, s.technique == Technique::Guess));
     let rating = hardest_step.map_or(0, |s| s.rating);
     let hardest = hardest_step.map_or(Technique::FullHouse, |s| s.technique);
     let diamond = steps.first().map_or(0, |s| s.rating);
