@@ -6,6 +6,8 @@
 //!   candidate of a cell (or every place of a value in a unit) forces is so.
 //! - Dynamic forcing chains (8.5): as multiple, but dynamic (candidates taken off as they go), and
 //!   contradictions, and what a candidate forces both true and false.
+//! - Dynamic forcing chains (+) (9.0): as dynamic, and where the singles run dry the chain goes on
+//!   by what the basic techniques find on the board it left ([`advanced`]).
 //!
 //! Each is rated its base plus SE's length adjustment on its complexity less two: the chains'
 //! candidates with their ancestors (those that a step relied on having gone), summed over the
@@ -16,6 +18,8 @@ use std::fmt::Write as _;
 
 use super::{Context, Step, Technique, length_adjustment};
 use crate::candidates::{Board, Candidate, bit, values};
+
+mod advanced;
 
 /// No node.
 const NONE: u32 = u32::MAX;
@@ -29,6 +33,8 @@ pub enum Kind {
     Multiple,
     /// Dynamic forcing chains (8.5).
     Dynamic,
+    /// Dynamic forcing chains helped by the basic techniques, SE's "(+)" (9.0).
+    DynamicPlus,
 }
 
 impl Kind {
@@ -38,6 +44,7 @@ impl Kind {
             Kind::Nishio => 75,
             Kind::Multiple => 80,
             Kind::Dynamic => 85,
+            Kind::DynamicPlus => 90,
         }
     }
     /// Cell links (a cell's other candidates, a bivalue cell's other value) are used.
@@ -47,6 +54,10 @@ impl Kind {
     /// False candidates are taken off the grid as the chain goes.
     fn dynamic(self) -> bool {
         self != Kind::Multiple
+    }
+    /// What a candidate forces both true and false is so.
+    fn both_ways(self) -> bool {
+        matches!(self, Kind::Dynamic | Kind::DynamicPlus)
     }
 }
 
@@ -70,6 +81,8 @@ struct Closure {
     index: Vec<u32>,
     /// A candidate reached both true and false: the true node, the false node.
     contradiction: Option<(u32, u32)>,
+    /// How many times the basic techniques were run on the chain's board ([`Kind::DynamicPlus`]).
+    scans: usize,
 }
 
 impl Closure {
@@ -125,6 +138,7 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
         parents: Vec::new(),
         index: vec![NONE; n * n * n * 2],
         contradiction: None,
+        scans: 0,
     };
     c.push(start, &[]);
     c.index[start] = 0;
@@ -206,6 +220,24 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
                 w.eliminate(cell, value);
             }
             false
+        } else if kind == Kind::DynamicPlus
+            && let Some(now) = work.as_ref()
+        {
+            c.scans += 1;
+            for implied in advanced::implied(board, now) {
+                let from = made_parents.len();
+                for gone in &implied.rests_on {
+                    if let Some(i) = c.get(key(n, gone.cell, gone.value, false)) {
+                        made_parents.push(i);
+                    }
+                }
+                let k = key(n, implied.gone.cell, implied.gone.value, false);
+                made.push((k, from, made_parents.len() - from));
+            }
+            if made.is_empty() {
+                return c;
+            }
+            false
         } else {
             return c;
         };
@@ -276,9 +308,11 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             } else {
                 Some(follow(board, kind, key(n, cell, value, false)))
             };
-            // About twenty candidates looked at for each node reached.
-            let work = on.nodes.len() + off.as_ref().map_or(0, |c| c.nodes.len());
-            if !ctx.spend(20 * work as u64) {
+            // About twenty candidates looked at for each node reached, and a few thousand for
+            // each run of the basic techniques.
+            let work = |c: &Closure| 20 * c.nodes.len() + 4000 * c.scans;
+            let work = work(&on) + off.as_ref().map_or(0, work);
+            if !ctx.spend(work as u64) {
                 return None;
             }
             if let Some(off) = &off {
@@ -304,7 +338,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                     }
                 }
             }
-            if let Some(off) = off.as_ref().filter(|_| kind == Kind::Dynamic && count >= 3) {
+            if let Some(off) = off.as_ref().filter(|_| kind.both_ways() && count >= 3) {
                 // Whatever the candidate forces both true and false is so.
                 for (i, &(k, _)) in on.nodes.iter().enumerate() {
                     let (k, i) = (k as usize, i as u32);
@@ -409,6 +443,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             Kind::Nishio => "Nishio forcing chain",
             Kind::Multiple => "Multiple forcing chains",
             Kind::Dynamic => "Dynamic forcing chains",
+            Kind::DynamicPlus => "Dynamic forcing chains (+)",
         };
         let _ = write!(
             step.text,

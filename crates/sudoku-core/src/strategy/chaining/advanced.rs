@@ -1,0 +1,188 @@
+//! What Sudoku Explainer's "Dynamic Forcing Chains (+)" adds to a chain once its singles run dry:
+//! the eliminations of the basic techniques (pointing and claiming, hidden and naked pairs,
+//! X-Wing) on the board as the chain left it. Each elimination rests on the candidates the chain
+//! took off that the pattern needs gone, so a pattern that was already there before the chain
+//! (resting on nothing) is no link of it. The first technique that gives anything gives all it
+//! has, as SE collects them.
+
+use crate::candidates::{Board, Candidate, Mask, bit, bits, values};
+
+/// An elimination the chain may take, and the candidates it rests on (all gone from `now` but
+/// there on the board the chain started from).
+pub(super) struct Implied {
+    /// The candidate that goes.
+    pub gone: Candidate,
+    /// The chain's removals the pattern needs.
+    pub rests_on: Vec<Candidate>,
+}
+
+/// The eliminations of the first basic technique with any on `now`, the board a chain reached
+/// from `start`.
+pub(super) fn implied(start: &Board, now: &Board) -> Vec<Implied> {
+    let mut out = Vec::new();
+    for technique in [locking, hidden_pairs, naked_pairs, x_wings] {
+        technique(start, now, &mut out);
+        if !out.is_empty() {
+            break;
+        }
+    }
+    out
+}
+
+/// Keeps the eliminations of one pattern when it rests on something and removes something.
+fn push(out: &mut Vec<Implied>, gone: impl Iterator<Item = Candidate>, rests_on: Vec<Candidate>) {
+    if rests_on.is_empty() {
+        return;
+    }
+    for gone in gone {
+        out.push(Implied {
+            gone,
+            rests_on: rests_on.clone(),
+        });
+    }
+}
+
+/// The candidates `value` at the slots of `unit` outside `pattern` that were there at the start
+/// and are not now: what the chain took off for a pattern on those slots to stand.
+fn taken_off<'a>(
+    start: &'a Board,
+    now: &'a Board,
+    unit: usize,
+    value: u8,
+    pattern: Mask,
+) -> impl Iterator<Item = Candidate> + 'a {
+    let gone = start.positions(unit, value) & !now.positions(unit, value) & !pattern;
+    start
+        .geo()
+        .cells_in(unit, gone)
+        .map(move |cell| Candidate { cell, value })
+}
+
+/// Pointing and claiming (and a house against any unit through two or more of its cells): a
+/// value whose places in a house all lie in one other unit leaves the rest of that unit.
+fn locking(start: &Board, now: &Board, out: &mut Vec<Implied>) {
+    let geo = now.geo();
+    for house in geo.houses() {
+        for value in values(now.all() & !now.placed(house)) {
+            let places = now.positions(house, value);
+            if places.count_ones() < 2 {
+                continue;
+            }
+            let first = geo.cell_at(house, places.trailing_zeros() as usize);
+            for cover in geo.all_units_of(first) {
+                // The house's slots inside the cover.
+                let shared = geo
+                    .cells_of(house)
+                    .enumerate()
+                    .filter(|&(_, c)| geo.holds(cover, c))
+                    .fold(0, |m: Mask, (slot, _)| m | 1 << slot);
+                if cover == house || shared.count_ones() < 2 || places & !shared != 0 {
+                    continue;
+                }
+                let gone = geo
+                    .cells_in(cover, now.positions(cover, value))
+                    .filter(|&cell| !geo.holds(house, cell))
+                    .map(|cell| Candidate { cell, value });
+                push(
+                    out,
+                    gone,
+                    taken_off(start, now, house, value, shared).collect(),
+                );
+            }
+        }
+    }
+}
+
+/// Hidden pairs: two values with the same two places in a house leave those cells' other
+/// candidates.
+fn hidden_pairs(start: &Board, now: &Board, out: &mut Vec<Implied>) {
+    let geo = now.geo();
+    for house in geo.houses() {
+        let open: Vec<u8> = values(now.all() & !now.placed(house)).collect();
+        for (i, &a) in open.iter().enumerate() {
+            for &b in &open[i + 1..] {
+                let places = now.positions(house, a) | now.positions(house, b);
+                if places.count_ones() != 2 {
+                    continue;
+                }
+                let pair = bit(a) | bit(b);
+                let gone = geo.cells_in(house, places).flat_map(|cell| {
+                    values(now.cands(cell) & !pair).map(move |value| Candidate { cell, value })
+                });
+                let rests_on = [a, b]
+                    .into_iter()
+                    .flat_map(|value| taken_off(start, now, house, value, places))
+                    .collect();
+                push(out, gone, rests_on);
+            }
+        }
+    }
+}
+
+/// Naked pairs: two cells of a unit with the same two candidates leave the rest of the unit
+/// without them.
+fn naked_pairs(start: &Board, now: &Board, out: &mut Vec<Implied>) {
+    let geo = now.geo();
+    for unit in geo.units() {
+        let cells: Vec<usize> = geo
+            .cells_of(unit)
+            .filter(|&c| now.cands(c).count_ones() == 2)
+            .collect();
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in &cells[i + 1..] {
+                let pair = now.cands(a);
+                if now.cands(b) != pair {
+                    continue;
+                }
+                let gone = geo
+                    .cells_of(unit)
+                    .filter(|&c| c != a && c != b)
+                    .flat_map(|cell| {
+                        values(now.cands(cell) & pair).map(move |value| Candidate { cell, value })
+                    });
+                let rests_on = [a, b]
+                    .into_iter()
+                    .flat_map(|cell| {
+                        values(start.cands(cell) & !pair)
+                            .map(move |value| Candidate { cell, value })
+                    })
+                    .collect();
+                push(out, gone, rests_on);
+            }
+        }
+    }
+}
+
+/// X-Wings: a value whose places in two rows lie in the same two columns leaves the rest of those
+/// columns (and the same with rows and columns swapped).
+fn x_wings(start: &Board, now: &Board, out: &mut Vec<Implied>) {
+    let geo = now.geo();
+    let n = now.n();
+    for value in values(now.all()) {
+        for (base, cover) in [(n, 0), (0, n)] {
+            for a in base..base + n {
+                let slots = now.positions(a, value);
+                if slots.count_ones() != 2 {
+                    continue;
+                }
+                for b in a + 1..base + n {
+                    if now.positions(b, value) != slots {
+                        continue;
+                    }
+                    let covers: Vec<usize> = bits(slots).map(|s| cover + s).collect();
+                    let gone = covers
+                        .iter()
+                        .flat_map(|&c| geo.cells_in(c, now.positions(c, value)))
+                        .filter(|&cell| !geo.holds(a, cell) && !geo.holds(b, cell))
+                        .map(|cell| Candidate { cell, value });
+                    // A row's slots are its columns (and a column's its rows).
+                    let rests_on = [a, b]
+                        .into_iter()
+                        .flat_map(|line| taken_off(start, now, line, value, slots))
+                        .collect();
+                    push(out, gone, rests_on);
+                }
+            }
+        }
+    }
+}
