@@ -29,9 +29,9 @@
 //!    Every search has a guess budget. One that runs out keeps its clue (always safe); a puzzle that
 //!    must be minimal is then drawn again, as its minimality is not proved.
 //! 4. **Acceptance.** The caller's `accept` function (a grader and a target difficulty, say) takes
-//!    the puzzle or asks for another. Every full grid drawn is one attempt of a budget. A 9x9 target
-//!    rated from 7.5 first drops, ungraded, the puzzles the solver needs few guesses for: most of
-//!    them are rated lower, and grading one to its end to learn that costs far more than the guesses.
+//!    the puzzle or asks for another. Every full grid drawn is one attempt of a budget. A 9x9
+//!    target from a high rating first drops, ungraded, the puzzles the solver needs few guesses
+//!    for: most of them are rated lower, and grading one to its end to learn that costs far more.
 //!
 //! Every random choice comes from one [`Xoshiro256PlusPlus`] stream seeded by the request: its
 //! algorithm is fixed, and so are the few helpers below that turn its output into choices, so a seed
@@ -431,9 +431,9 @@ impl fmt::Display for Target {
 /// Generates one puzzle from `seed`, graded by [`grader::grade`] with its default budget (so the
 /// grade is exactly what Grade says of the puzzle; [`grader::grade_within`] gives that grade
 /// for the puzzles it keeps), and meeting `target`: puzzles of another grade
-/// are thrown away and count as attempts of the budget. For a 9x9 target from 7.5, a puzzle that
-/// does not [`looks_hard`] is thrown away ungraded. The same spec, seed and target give the same
-/// puzzle.
+/// are thrown away and count as attempts of the budget. A 9x9 target from a high rating first
+/// throws away, ungraded, the puzzles the solver needs few guesses for. The same spec, seed and
+/// target give the same puzzle.
 pub fn generate_graded(
     spec: &Spec,
     seed: u64,
@@ -480,9 +480,9 @@ const SCREEN_FROM: u16 = 75;
 const HARD_GUESSES: u64 = 8;
 
 /// Whether the solver makes [`HARD_GUESSES`] on the 9x9 `puzzle` and its transpose together, as
-/// many puzzles rated from 7.5 make it and few rated lower. The others are dropped ungraded: one
-/// rated just below 7.5 costs a chain search at every step before it is known to be too easy. The
-/// solver's guesses are the same on every machine, so a seed still gives the same puzzle.
+/// many puzzles rated from [`SCREEN_FROM`] do and few rated lower: two searches, where proving a
+/// puzzle too easy takes a chain search at every step. Guess counts are the same on every machine,
+/// so a seed keeps its puzzle.
 fn looks_hard(puzzle: &Grid, cancel: Option<&AtomicBool>) -> bool {
     let options = solver::Options {
         mode: Mode::ProveUnique,
