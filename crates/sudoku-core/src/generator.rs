@@ -29,7 +29,9 @@
 //!    Every search has a guess budget. One that runs out keeps its clue (always safe); a puzzle that
 //!    must be minimal is then drawn again, as its minimality is not proved.
 //! 4. **Acceptance.** The caller's `accept` function (a grader and a target difficulty, say) takes
-//!    the puzzle or asks for another. Every full grid drawn is one attempt of a budget.
+//!    the puzzle or asks for another. Every full grid drawn is one attempt of a budget. A 9x9
+//!    target from a high rating first drops, ungraded, the puzzles the solver needs few guesses
+//!    for: most of them are rated lower, and grading one to its end to learn that costs far more.
 //!
 //! Every random choice comes from one [`Xoshiro256PlusPlus`] stream seeded by the request: its
 //! algorithm is fixed, and so are the few helpers below that turn its output into choices, so a seed
@@ -429,8 +431,9 @@ impl fmt::Display for Target {
 /// Generates one puzzle from `seed`, graded by [`grader::grade`] with its default budget (so the
 /// grade is exactly what Grade says of the puzzle; [`grader::grade_within`] gives that grade
 /// for the puzzles it keeps), and meeting `target`: puzzles of another grade
-/// are thrown away and count as attempts of the budget. The same spec, seed and target give the
-/// same puzzle.
+/// are thrown away and count as attempts of the budget. A 9x9 target from a high rating first
+/// throws away, ungraded, the puzzles the solver needs few guesses for. The same spec, seed and
+/// target give the same puzzle.
 pub fn generate_graded(
     spec: &Spec,
     seed: u64,
@@ -443,6 +446,12 @@ pub fn generate_graded(
         cancel: limits.cancel,
     };
     let made = generate(spec, seed, limits, |puzzle, solution| {
+        if spec.shape() == Shape::NINE
+            && target.min_rating >= SCREEN_FROM
+            && !looks_hard(puzzle, limits.cancel)
+        {
+            return None;
+        }
         // A cancelled grading takes nothing: the next attempt sees the flag and stops. A puzzle
         // rated above the target is dropped as soon as that is certain.
         let grade = grader::grade_within(puzzle, solution, &options, target.ceiling()).ok()?;
@@ -461,6 +470,31 @@ pub fn generate_graded(
         }
         other => other,
     }
+}
+
+/// The lowest rating (tenths) from which a 9x9 target grades only the puzzles that
+/// [`looks_hard`]: below it the puzzles that fall short of the target are cheap to grade.
+const SCREEN_FROM: u16 = 75;
+
+/// Guesses the solver must make on a 9x9 puzzle and its transpose together for [`looks_hard`].
+const HARD_GUESSES: u64 = 8;
+
+/// Whether the solver makes [`HARD_GUESSES`] on the 9x9 `puzzle` and its transpose together, as
+/// many puzzles rated from [`SCREEN_FROM`] do and few rated lower: two searches, where proving a
+/// puzzle too easy takes a chain search at every step. Guess counts are the same on every machine,
+/// so a seed keeps its puzzle.
+fn looks_hard(puzzle: &Grid, cancel: Option<&AtomicBool>) -> bool {
+    let options = solver::Options {
+        mode: Mode::ProveUnique,
+        max_guesses: None,
+        cancel,
+    };
+    let guesses = |grid: &Grid| solver::solve(grid, &options).stats.guesses;
+    let transposed = (0..81)
+        .map(|index| puzzle.cells()[(index % 9) * 9 + index / 9])
+        .collect();
+    let transposed = Grid::from_cells(Shape::NINE, transposed).map_or(0, |t| guesses(&t));
+    guesses(puzzle) + transposed >= HARD_GUESSES
 }
 
 /// A uniform choice in `0..n` (`n > 0`): Lemire's multiply-and-reject, exact and fixed.

@@ -299,6 +299,48 @@ fn a_rating_range_gives_puzzles_the_grader_rates_in_it() {
     assert!(err.to_string().contains("rated at least 9.0"), "{err}");
 }
 
+/// A 9x9 range from 7.5, where puzzles the solver finds easy are dropped ungraded: every puzzle is
+/// still rated in range by Grade's grader, unique, minimal, symmetric, and again from its seed.
+#[test]
+fn a_hard_range_gives_graded_unique_minimal_symmetric_puzzles() {
+    let target = Target {
+        level: None,
+        min_rating: 75,
+        max_rating: 90,
+    };
+    let limits = Limits {
+        max_attempts: target.max_attempts(),
+        cancel: None,
+    };
+    for symmetry in [Symmetry::None, Symmetry::Rotate180] {
+        let spec = Spec::new(Shape::NINE, symmetry, true).unwrap();
+        for seed in 1..=2 {
+            let made = generator::generate_graded(&spec, seed, target, &limits)
+                .unwrap_or_else(|e| panic!("{target} {symmetry}: {e}"));
+            let grade =
+                grader::grade(&made.puzzle, &made.solution, &grader::Options::default()).unwrap();
+            assert_eq!(made.rating.rating, grade.rating, "{}", made.puzzle);
+            assert_eq!(made.rating.difficulty, grade.difficulty, "{}", made.puzzle);
+            assert!(
+                (75..=90).contains(&grade.rating),
+                "{}: rated {}",
+                made.puzzle,
+                grade.rating
+            );
+            assert!(made.solution.solves(&made.puzzle), "{}", made.puzzle);
+            assert_eq!(verdict(&made.puzzle), Verdict::Unique, "{}", made.puzzle);
+            assert!(
+                symmetric(&made.puzzle, symmetry),
+                "{symmetry}: {}",
+                made.puzzle
+            );
+            assert_minimal(&spec, &made.puzzle);
+            let again = generator::generate_graded(&spec, seed, target, &limits).unwrap();
+            assert_eq!(again, made, "the same seed and range give the same puzzle");
+        }
+    }
+}
+
 #[test]
 fn an_unreachable_level_ends_with_the_budget_named_not_a_hang() {
     // Every 4x4 falls to singles: no EXTREME one exists.
