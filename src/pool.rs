@@ -27,15 +27,17 @@ use crate::metrics::Metrics;
 use aside::Slot;
 
 /// The most items of one stream a worker takes in one turn: enough to spread the scheduling cost
-/// (the lock, the answers' hand-over, the wake-up of the stream's task, each a few microseconds)
-/// over many microsecond-sized puzzles. [`TURN`] still ends a turn of hard puzzles after 1 ms, so a
-/// large chunk costs the other streams nothing: on 17-clue puzzles (3 µs each) 128 items gave the
-/// SolveBatch stream 20-40% more throughput than 16.
-pub const CHUNK_ITEMS: usize = 128;
+/// (the lock, the answers' hand-over, the wake-up of the stream's task and the threads it wakes in
+/// turn, each a few microseconds and a core taken from a worker) over many microsecond-sized
+/// puzzles: about a millisecond of 17-clue puzzles. [`TURN`] still ends a turn of hard puzzles, so
+/// a large chunk costs the other streams nothing.
+pub const CHUNK_ITEMS: usize = 512;
 
 /// The longest a worker goes on with one stream's chunk before it hands the rest back and lets the
-/// next stream have its turn. A waiting unary call ends a turn sooner, after the puzzle in hand.
-pub const TURN: Duration = Duration::from_millis(1);
+/// next stream have its turn. A waiting unary call ends a turn sooner, after the puzzle in hand, so
+/// this bounds only what another stream waits; each turn's answers go out together, and a longer
+/// turn wakes the stream's task (and, through it, the client) less often per puzzle.
+pub const TURN: Duration = Duration::from_millis(4);
 
 /// Why a request's work was stopped before its answer, for the metrics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -409,7 +411,7 @@ impl<I: Item> Shared<I> {
                 None => state.take_chunk(),
             };
             if let Some(task) = task {
-                slot.begin(self.epoch.elapsed());
+                slot.begin(self.epoch.elapsed(), matches!(task, Task::Chunk { .. }));
                 // More work waits: let another worker take it.
                 if !state.unary.is_empty() || !state.ring.is_empty() {
                     self.wake_one(state);
