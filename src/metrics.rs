@@ -187,7 +187,7 @@ impl Metrics {
     }
 
     /// A SolveBatch stream's items read but not answered, counted in the gauge: more with each
-    /// [`InFlightItems::admit`], one fewer with each [`InFlightItems::answered`], the rest when the
+    /// [`InFlightItems::admit`], fewer with each [`InFlightItems::answered`], the rest when the
     /// returned guard is dropped.
     pub fn batch_items(&self) -> InFlightItems {
         InFlightItems {
@@ -257,11 +257,12 @@ impl InFlightItems {
         self.gauge.inc_by(count);
     }
 
-    /// One item is answered.
-    pub fn answered(&mut self) {
-        if self.left > 0 {
-            self.left -= 1;
-            self.gauge.dec();
+    /// `count` more items are answered.
+    pub fn answered(&mut self, count: usize) {
+        let count = i64::try_from(count).unwrap_or(i64::MAX).min(self.left);
+        if count > 0 {
+            self.left -= count;
+            self.gauge.dec_by(count);
         }
     }
 

@@ -214,11 +214,14 @@ fn batch(
                     draining = true;
                 }
             }
+            // Counted out of the gauge once for all the answers that go out here.
+            let mut out = 0;
             while let Some(answer) = in_order.next() {
                 verdicts.add(answer.verdict);
                 yield Ok(answer);
-                unanswered.answered();
+                out += 1;
             }
+            unanswered.answered(out);
             if draining {
                 // The answers out are those from index 0 on, so the client resends from here.
                 if reading || read > in_order.next {
