@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, SolveTimes};
 use aside::Slot;
 
 /// The most items of one stream a worker takes in one turn: enough to spread the scheduling cost
@@ -134,8 +134,9 @@ pub trait Item: Send + std::fmt::Debug + 'static {
     /// What the stream gets back for the item.
     type Answer: Send + std::fmt::Debug + 'static;
 
-    /// Answers the item on the calling worker, polling `stop`; `None` when `stop` cut it off.
-    fn answer(self, stop: &AtomicBool, metrics: &Metrics) -> Option<Self::Answer>;
+    /// Answers the item on the calling worker, polling `stop`, and counts its solver time in
+    /// `times` (the chunk's, added to the metrics at its end); `None` when `stop` cut it off.
+    fn answer(self, stop: &AtomicBool, times: &mut SolveTimes) -> Option<Self::Answer>;
 
     /// The label `answer` is counted under in the answers-by-verdict metric.
     fn label(answer: &Self::Answer) -> &'static str;
@@ -455,6 +456,7 @@ impl<I: Item> Shared<I> {
         let solving = self.metrics.in_flight();
         let mut answered = Vec::with_capacity(items.len());
         let mut counts = LabelCounts::default();
+        let mut times = SolveTimes::default();
         let mut cut_off = 0;
         let mut items = items.into_iter();
         for item in items.by_ref() {
@@ -462,7 +464,7 @@ impl<I: Item> Shared<I> {
                 cut_off += 1;
                 break;
             }
-            match item.answer(stop.flag(), &self.metrics) {
+            match item.answer(stop.flag(), &mut times) {
                 Some(answer) => {
                     counts.add(I::label(&answer));
                     answered.push(answer);
@@ -482,6 +484,7 @@ impl<I: Item> Shared<I> {
         for (label, count) in counts.0 {
             self.metrics.puzzles(label, count);
         }
+        self.metrics.solve_times(&times);
         self.cut_off(stop, cut_off);
         drop(solving);
         // The stream may be gone; then nobody wants the answers.
@@ -587,7 +590,7 @@ mod tests {
     impl Item for Numbered {
         type Answer = u64;
 
-        fn answer(self, _: &AtomicBool, _: &Metrics) -> Option<u64> {
+        fn answer(self, _: &AtomicBool, _: &mut SolveTimes) -> Option<u64> {
             Some(self.0)
         }
 
