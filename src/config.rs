@@ -75,7 +75,9 @@ pub struct ServerConfig {
     /// The longest a unary Solve waits for a solver before it gets RESOURCE_EXHAUSTED.
     pub queue_timeout: Duration,
     /// Items of one SolveBatch stream read but not yet answered. A client that stops reading holds
-    /// at most this many (and no solver); the server then stops reading its stream.
+    /// at most this many (and no solver); the server then stops reading its stream. The default
+    /// holds two of the solver pool's chunks of a turn, so both workers of a small
+    /// machine can take a turn on one stream while its answers travel back.
     pub batch_window: usize,
     /// Guesses a search may make when the request does not say (VERDICT_LIMIT_REACHED beyond).
     pub default_max_guesses: u64,
@@ -132,7 +134,7 @@ impl Default for ServerConfig {
             max_concurrent_solves: 0,
             max_queued_solves: 256,
             queue_timeout: Duration::from_secs(1),
-            batch_window: 256,
+            batch_window: 2 * crate::pool::CHUNK_ITEMS,
             // Generous: the hardest known 9x9 puzzles need a few thousand at most.
             default_max_guesses: 1_000_000,
             max_guesses_cap: 100_000_000,

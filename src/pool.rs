@@ -23,19 +23,21 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, SolveTimes};
 use aside::Slot;
 
 /// The most items of one stream a worker takes in one turn: enough to spread the scheduling cost
-/// (the lock, the answers' hand-over, the wake-up of the stream's task, each a few microseconds)
-/// over many microsecond-sized puzzles. [`TURN`] still ends a turn of hard puzzles after 1 ms, so a
-/// large chunk costs the other streams nothing: on 17-clue puzzles (3 µs each) 128 items gave the
-/// SolveBatch stream 20-40% more throughput than 16.
-pub const CHUNK_ITEMS: usize = 128;
+/// (the lock, the answers' hand-over, the wake-up of the stream's task and the threads it wakes in
+/// turn, each a few microseconds and a core taken from a worker) over many microsecond-sized
+/// puzzles: about a millisecond of 17-clue puzzles. [`TURN`] still ends a turn of hard puzzles, so
+/// a large chunk costs the other streams nothing.
+pub const CHUNK_ITEMS: usize = 512;
 
 /// The longest a worker goes on with one stream's chunk before it hands the rest back and lets the
-/// next stream have its turn. A waiting unary call ends a turn sooner, after the puzzle in hand.
-pub const TURN: Duration = Duration::from_millis(1);
+/// next stream have its turn. A waiting unary call ends a turn sooner, after the puzzle in hand, so
+/// this bounds only what another stream waits; each turn's answers go out together, and a longer
+/// turn wakes the stream's task (and, through it, the client) less often per puzzle.
+pub const TURN: Duration = Duration::from_millis(4);
 
 /// Why a request's work was stopped before its answer, for the metrics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,8 +134,9 @@ pub trait Item: Send + std::fmt::Debug + 'static {
     /// What the stream gets back for the item.
     type Answer: Send + std::fmt::Debug + 'static;
 
-    /// Answers the item on the calling worker, polling `stop`; `None` when `stop` cut it off.
-    fn answer(self, stop: &AtomicBool, metrics: &Metrics) -> Option<Self::Answer>;
+    /// Answers the item on the calling worker, polling `stop`, and counts its solver time in
+    /// `times` (the chunk's, added to the metrics at its end); `None` when `stop` cut it off.
+    fn answer(self, stop: &AtomicBool, times: &mut SolveTimes) -> Option<Self::Answer>;
 
     /// The label `answer` is counted under in the answers-by-verdict metric.
     fn label(answer: &Self::Answer) -> &'static str;
@@ -409,7 +412,7 @@ impl<I: Item> Shared<I> {
                 None => state.take_chunk(),
             };
             if let Some(task) = task {
-                slot.begin(self.epoch.elapsed());
+                slot.begin(self.epoch.elapsed(), matches!(task, Task::Chunk { .. }));
                 // More work waits: let another worker take it.
                 if !state.unary.is_empty() || !state.ring.is_empty() {
                     self.wake_one(state);
@@ -453,6 +456,7 @@ impl<I: Item> Shared<I> {
         let solving = self.metrics.in_flight();
         let mut answered = Vec::with_capacity(items.len());
         let mut counts = LabelCounts::default();
+        let mut times = SolveTimes::default();
         let mut cut_off = 0;
         let mut items = items.into_iter();
         for item in items.by_ref() {
@@ -460,7 +464,7 @@ impl<I: Item> Shared<I> {
                 cut_off += 1;
                 break;
             }
-            match item.answer(stop.flag(), &self.metrics) {
+            match item.answer(stop.flag(), &mut times) {
                 Some(answer) => {
                     counts.add(I::label(&answer));
                     answered.push(answer);
@@ -480,6 +484,7 @@ impl<I: Item> Shared<I> {
         for (label, count) in counts.0 {
             self.metrics.puzzles(label, count);
         }
+        self.metrics.solve_times(&times);
         self.cut_off(stop, cut_off);
         drop(solving);
         // The stream may be gone; then nobody wants the answers.
@@ -585,7 +590,7 @@ mod tests {
     impl Item for Numbered {
         type Answer = u64;
 
-        fn answer(self, _: &AtomicBool, _: &Metrics) -> Option<u64> {
+        fn answer(self, _: &AtomicBool, _: &mut SolveTimes) -> Option<u64> {
             Some(self.0)
         }
 

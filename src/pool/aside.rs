@@ -11,13 +11,20 @@
 //! A watchdog thread does the watching. It sleeps until work waits with no worker idle, and then
 //! wakes when the oldest job in hand would reach its slice, so an idle server and jobs shorter
 //! than a slice (nearly all of them) cost nothing.
+//!
+//! A chunk of a stream's items ends its own turn after the item in hand once [`TURN`] is over, so it
+//! is long only when that one item is: a chunk is set aside once it has used a turn and a slice of
+//! CPU (its item in hand, begun within the turn, has then used a slice), not once a slice has
+//! passed. On a busy machine a worker can wait a slice for a core; setting its chunk aside then
+//! would help no one (a fresh worker waits for the same cores), and would leave the item in hand at
+//! the lowest priority while its stream's answers wait for it, in order.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::{Item, Shared, State};
-use crate::sched::Thread;
+use super::{Item, Shared, State, TURN};
+use crate::sched::{CpuClock, Thread};
 
 /// How long one job may keep a worker while other work waits for one.
 pub const SLICE: Duration = Duration::from_millis(5);
@@ -29,14 +36,22 @@ pub const MAX_ASIDE: usize = 64;
 /// A slot's `job` bit once its job is set aside.
 const ASIDE: u64 = 1 << 63;
 
+/// A slot's `cpu_at_start` for a job judged by the time passed alone (a unary call's).
+const WALL_TIME: u64 = u64::MAX;
+
 /// What the watchdog sees of one worker: when its job in hand began.
 #[derive(Debug)]
 pub(super) struct Slot {
     /// 0 while the worker has no job. Otherwise it holds 1 + the nanoseconds from the pool's epoch
     /// to the job's start, with [`ASIDE`] set once the job is set aside.
     job: AtomicU64,
+    /// For a chunk, the CPU time in nanoseconds the worker's thread had used when the chunk began;
+    /// [`WALL_TIME`] for other jobs, or where the thread's CPU clock cannot be read.
+    cpu_at_start: AtomicU64,
     /// The worker's thread, whose priority is lowered when its job is set aside.
     thread: Thread,
+    /// The worker thread's CPU clock, where the system has one.
+    cpu: Option<CpuClock>,
 }
 
 impl Slot {
@@ -44,14 +59,37 @@ impl Slot {
     pub(super) fn of_this_thread() -> Slot {
         Slot {
             job: AtomicU64::new(0),
+            cpu_at_start: AtomicU64::new(WALL_TIME),
             thread: crate::sched::this_thread(),
+            cpu: CpuClock::of_this_thread(),
         }
     }
 
-    /// The worker starts a job, `since` the pool's epoch.
-    pub(super) fn begin(&self, since: Duration) {
-        let nanos = u64::try_from(since.as_nanos()).unwrap_or(ASIDE - 2);
-        self.job.store(1 + nanos.min(ASIDE - 2), Ordering::Release);
+    /// The worker starts a job, `since` the pool's epoch: a chunk of a stream's items (judged by
+    /// the CPU it uses, see the module's notes) if `chunk`, else a unary call's.
+    pub(super) fn begin(&self, since: Duration, chunk: bool) {
+        let cpu = match self.cpu {
+            Some(clock) if chunk => clock.used().map_or(WALL_TIME, nanos),
+            _ => WALL_TIME,
+        };
+        // Before the job: whoever sees the job sees its start's CPU time, or a later job's.
+        self.cpu_at_start.store(cpu, Ordering::Release);
+        self.job
+            .store(1 + nanos(since).min(ASIDE - 2), Ordering::Release);
+    }
+
+    /// How much longer the job in hand has before it counts as long, now that it has been in hand
+    /// for a slice: none for a unary call's, or for a chunk that used a turn and a slice of CPU; for
+    /// a chunk that used less, the rest (it cannot use CPU faster than time passes).
+    fn cpu_left(&self) -> Duration {
+        let start = self.cpu_at_start.load(Ordering::Acquire);
+        let used = match self.cpu {
+            Some(clock) if start != WALL_TIME => clock.used().map(nanos),
+            _ => None,
+        };
+        used.map_or(Duration::ZERO, |used| {
+            (TURN + SLICE).saturating_sub(Duration::from_nanos(used.saturating_sub(start)))
+        })
     }
 
     /// The worker is done with its job: true when the job had been set aside, and the thread must
@@ -114,6 +152,12 @@ impl<I: Item> Shared<I> {
                     let due = Duration::from_nanos((job & !ASIDE) - 1) + SLICE;
                     if due > now {
                         look_at(due);
+                        continue;
+                    }
+                    let left = slot.cpu_left();
+                    if !left.is_zero() {
+                        // A chunk that waited for a core: look again once it could have used enough.
+                        look_at(now + left);
                     } else if long.len() == room {
                         // No room to set it aside: look again in a slice.
                         look_at(now + SLICE);
@@ -167,4 +211,9 @@ impl<I: Item> Shared<I> {
             }
         }
     }
+}
+
+/// A duration in whole nanoseconds, saturated.
+fn nanos(duration: Duration) -> u64 {
+    u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
 }

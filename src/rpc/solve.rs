@@ -12,7 +12,7 @@ use sudoku_core::variant;
 use tonic::{Request, Response, Status};
 
 use super::{RpcError, Sudoku};
-use crate::metrics::Metrics;
+use crate::metrics::SolveTimes;
 use crate::proto::{self, SolveRequest, SolveResponse, SolveStats};
 use crate::wire::{Alphabet, Input, SolveInput, VariantRead};
 
@@ -88,7 +88,9 @@ pub(super) async fn solve(
         .map_err(RpcError::from)?;
     let solved = service
         .run_unary(deadline, move |stop| {
-            let result = solve_input(&input, job, stop, &metrics);
+            let mut times = SolveTimes::default();
+            let result = solve_input(&input, job, stop, &mut times);
+            metrics.solve_times(&times);
             let verdict = match &result {
                 Ok(solved) if solved.verdict == Verdict::Cancelled => return None,
                 Ok(solved) => proto::Verdict::from(solved.verdict),
@@ -108,21 +110,22 @@ pub(super) fn solve_input(
     input: &Input,
     job: Job,
     cancel: &AtomicBool,
-    metrics: &Metrics,
+    times: &mut SolveTimes,
 ) -> Result<Solved, RpcError> {
     match input {
-        Input::Classic(read) => solve_guarded(read, job, cancel, metrics),
-        Input::Variant(variant) => solve_variant_guarded(variant, job, cancel, metrics),
+        Input::Classic(read) => solve_guarded(read, job, cancel, times),
+        Input::Variant(variant) => solve_variant_guarded(variant, job, cancel, times),
     }
 }
 
-/// Runs the solver, timed, on the calling (worker) thread. A panic in the solver, which would be our
-/// bug, becomes an error for this one puzzle instead of taking others down with it.
+/// Runs the solver, timed, on the calling (worker) thread, and counts its time in `times` (the
+/// caller adds them to the metrics: a batch worker once per chunk). A panic in the solver, which
+/// would be our bug, becomes an error for this one puzzle instead of taking others down with it.
 pub(super) fn solve_guarded(
     read: &Read,
     job: Job,
     cancel: &AtomicBool,
-    metrics: &Metrics,
+    times: &mut SolveTimes,
 ) -> Result<Solved, RpcError> {
     let options = job.options(cancel);
     let puzzle = &read.grid;
@@ -132,7 +135,7 @@ pub(super) fn solve_guarded(
     }))
     .map_err(|_| RpcError::Internal(format!("the solver failed on {puzzle}")))?;
     let elapsed = start.elapsed();
-    metrics.solve_time(elapsed);
+    times.add(elapsed);
     let shape = puzzle.shape();
     Ok(Solved {
         verdict: outcome.verdict,
@@ -152,7 +155,7 @@ pub(super) fn solve_variant_guarded(
     read: &VariantRead,
     job: Job,
     cancel: &AtomicBool,
-    metrics: &Metrics,
+    times: &mut SolveTimes,
 ) -> Result<Solved, RpcError> {
     let options = job.options(cancel);
     let start = Instant::now();
@@ -161,7 +164,7 @@ pub(super) fn solve_variant_guarded(
     }))
     .map_err(|_| RpcError::Internal("the variant solver failed".into()))?;
     let elapsed = start.elapsed();
-    metrics.solve_time(elapsed);
+    times.add(elapsed);
     Ok(Solved {
         verdict: outcome.verdict,
         guesses: outcome.stats.guesses,

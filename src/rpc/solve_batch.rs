@@ -16,7 +16,7 @@ use tonic::{Request, Response, Status, Streaming};
 use super::solve::{Job, Solved, solve_input};
 use super::{RpcError, Sudoku};
 use crate::layer::normalize_request_error;
-use crate::metrics::Metrics;
+use crate::metrics::SolveTimes;
 use crate::pool::{Item, StopReason};
 use crate::proto::{self, SolveBatchRequest, SolveBatchResponse};
 use crate::wire::SolveInput;
@@ -41,7 +41,7 @@ impl Item for BatchItem {
 
     /// The item from request to response, on a worker; `None` when `stop` cut its solve off. An
     /// item never fails otherwise, so one bad puzzle cannot end a stream.
-    fn answer(self, stop: &AtomicBool, metrics: &Metrics) -> Option<SolveBatchResponse> {
+    fn answer(self, stop: &AtomicBool, times: &mut SolveTimes) -> Option<SolveBatchResponse> {
         let BatchItem {
             index,
             mut request,
@@ -50,7 +50,7 @@ impl Item for BatchItem {
         let result = request
             .input()
             .map_err(RpcError::from)
-            .and_then(|input| solve_input(&input, job, stop, metrics));
+            .and_then(|input| solve_input(&input, job, stop, times));
         if matches!(&result, Ok(solved) if solved.verdict == Verdict::Cancelled) {
             return None;
         }
@@ -214,11 +214,14 @@ fn batch(
                     draining = true;
                 }
             }
+            // Counted out of the gauge once for all the answers that go out here.
+            let mut out = 0;
             while let Some(answer) = in_order.next() {
                 verdicts.add(answer.verdict);
                 yield Ok(answer);
-                unanswered.answered();
+                out += 1;
             }
+            unanswered.answered(out);
             if draining {
                 // The answers out are those from index 0 on, so the client resends from here.
                 if reading || read > in_order.next {

@@ -111,27 +111,45 @@ impl Grid {
 
     /// Whether two givens of a 9x9 grid clash, found without branching on the cells: the check every
     /// batch item takes. [`Grid::check_givens`] then finds which two.
+    ///
+    /// Each given is one bit (bits 1 to 9; a blank sets none), and the givens of a unit clash exactly
+    /// when the sum of their bits differs from their union (two equal bits carry). The columns, and
+    /// the boxes of a band, add up in 16-bit lanes of a word, one lane each, so each row adds to all
+    /// nine columns in a few word operations.
     fn nine_has_clash(&self) -> bool {
         let (rows, _) = self.cells.as_chunks::<9>();
-        // Bits 1 to 9 for the digits seen so far (a blank sets none), per column, per box of the
-        // current band and in the current row: fixed-size, so they stay in registers.
-        let mut columns = [0u16; 9];
-        let mut clash = 0u16;
+        // Columns 0-3, 4-7 and 8, a lane each: the sum and the union of their bits so far.
+        let (mut column_sums, mut column_unions) = ([0u64; 3], [0u64; 3]);
+        let mut clash = false;
         for band in rows.chunks(3) {
-            let mut boxes = [0u16; 3];
+            let (mut box_sums, mut box_unions) = (0u64, 0u64);
             for row in band {
-                let mut seen = 0u16;
+                let (mut row_sum, mut row_union) = (0u16, 0u16);
+                let mut columns = [0u64; 3];
+                let mut boxes = 0u64;
                 for (col, &digit) in row.iter().enumerate() {
                     // A 9x9 grid's cells are 0 to 9; the mask only keeps the shift in range.
                     let bit = (1u16 << (digit & 15)) & !1;
-                    clash |= (seen | columns[col] | boxes[col / 3]) & bit;
-                    seen |= bit;
-                    columns[col] |= bit;
-                    boxes[col / 3] |= bit;
+                    row_sum += bit;
+                    row_union |= bit;
+                    columns[col / 4] |= u64::from(bit) << (16 * (col % 4));
+                    // A sum: two equal givens of a box in one row carry here as in the row's own.
+                    boxes += u64::from(bit) << (16 * (col / 3));
                 }
+                clash |= row_sum != row_union;
+                for ((sum, union), column) in
+                    column_sums.iter_mut().zip(&mut column_unions).zip(columns)
+                {
+                    *sum += column;
+                    *union |= column;
+                }
+                box_sums += boxes;
+                box_unions |= boxes;
             }
+            clash |= box_sums != box_unions;
         }
-        clash != 0
+        // At most nine bits of 2^9 add up in a lane: below 2^16, so no lane carries into the next.
+        clash || column_sums != column_unions
     }
 
     /// True when this grid is full, breaks no rule, and keeps every given of `puzzle`.

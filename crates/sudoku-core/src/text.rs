@@ -108,10 +108,22 @@ impl Symbols {
 
     /// [`Symbols::write`] into `buffer` (cleared first), so a caller with a string to spare saves an
     /// allocation.
+    ///
+    /// Each cell's symbol comes from a table indexed by its value, with no test per cell: the
+    /// service writes every answer this way.
     pub fn write_into(&self, grid: &Grid, buffer: String) -> String {
+        // Values 0 to 63: every value a grid holds (0 to its side, at most `Shape::MAX_SIDE`), and
+        // a power of two, so the index below needs no bounds check.
+        let mut table = [b'.'; 64];
+        let symbols = self.as_bytes();
+        table[1..=symbols.len()].copy_from_slice(symbols);
         let mut line = buffer.into_bytes();
         line.clear();
-        line.extend(grid.cells().iter().map(|&v| self.byte(v)));
+        line.extend(
+            grid.cells()
+                .iter()
+                .map(|&v| table[usize::from(v) % table.len()]),
+        );
         // Every symbol is ASCII.
         String::from_utf8(line).unwrap_or_default()
     }

@@ -38,9 +38,8 @@ use sudoku_grpc::proto::{SolveBatchRequest, SolveBatchResponse};
 /// Puzzles per chunk: the unit of the reader's window, and of the input queue.
 pub const CHUNK: u64 = 256;
 
-/// The most puzzles one endpoint has sent and not yet had answered: enough to keep the server's
-/// window (256 by default) full while answers travel back, few enough that a server going away
-/// leaves little to send again.
+/// The most puzzles one endpoint has sent and not yet had answered: half the server's window (1024
+/// by default), few enough that a server going away leaves little to send again.
 const IN_FLIGHT: usize = 2 * CHUNK as usize;
 
 /// The least room, in puzzles, that an endpoint waits for before sending more.

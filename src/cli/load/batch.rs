@@ -53,8 +53,9 @@ fn stream_share(count: u64, stream: usize, streams: usize) -> impl Iterator<Item
 }
 
 /// Streams `puzzles` through SolveBatch over `streams` streams, chunk `k` on stream `k % streams`,
-/// and checks that each stream answers each of its puzzles once, in order.
-/// Returns each stream's answers and the wall time.
+/// and checks that each stream answers each of its puzzles once, in order (each answer's `index`
+/// is its item's place in the stream). Returns each stream's answers, each with its puzzle's place
+/// in `puzzles` as its index, and the wall time.
 pub(super) async fn stream_all(
     url: &str,
     puzzles: &Arc<Vec<String>>,
@@ -97,9 +98,11 @@ pub(super) async fn stream_all(
                 )
             })? {
                 match expected.next() {
-                    Some(index) if index == answer.index => got.push(answer),
-                    Some(index) => bail!(
-                        "{url}: stream {s}: answer {} is for puzzle {}, expected {index}",
+                    Some(index) if answer.index == got.len() as u64 => {
+                        got.push(Answer { index, ..answer })
+                    }
+                    Some(_) => bail!(
+                        "{url}: stream {s}: answer {} is for item {}",
                         got.len(),
                         answer.index
                     ),

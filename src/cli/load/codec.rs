@@ -14,7 +14,8 @@ const LINE: usize = 81;
 
 /// One answer of a batch, kept for checking after the clock stops.
 pub(super) struct Answer {
-    /// The puzzle's place in the list, from the answer's id.
+    /// The item's place in its stream as the answer states it; the stream's reader turns it into
+    /// the puzzle's place in the list.
     pub(super) index: u64,
     pub(super) verdict: Verdict,
     pub(super) solution: Solution,
@@ -48,8 +49,8 @@ impl Solution {
 /// The load client's SolveBatch codec. On the wire it is the generated client's (prost) exactly,
 /// but it costs the client less per message, since the client shares the machine with the server
 /// it measures: a request is encoded from its puzzle's index into the shared list through one
-/// reused message, and each answer is decoded into one reused message and kept as an [`Answer`]
-/// whose id is already a number.
+/// reused message, without an id (each answer's `index`, its item's place in the stream, names
+/// it), and each answer is decoded into one reused message and kept as an [`Answer`].
 pub(super) struct LoadCodec {
     /// The puzzles, which requests name by their place.
     pub(super) puzzles: Arc<Vec<String>>,
@@ -80,7 +81,7 @@ impl Codec for LoadCodec {
     }
 }
 
-/// Encodes puzzle `i` of the list as a request with id `i`.
+/// Encodes puzzle `i` of the list as a request.
 pub(super) struct RequestEncoder {
     puzzles: Arc<Vec<String>>,
     /// Reused for every request, so its strings keep their buffers.
@@ -92,14 +93,10 @@ impl Encoder for RequestEncoder {
     type Error = Status;
 
     fn encode(&mut self, index: u64, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        use std::fmt::Write;
         let puzzle = usize::try_from(index)
             .ok()
             .and_then(|i| self.puzzles.get(i))
             .ok_or_else(|| Status::internal(format!("no puzzle {index}")))?;
-        self.message.id.clear();
-        // Writing to a String cannot fail.
-        let _ = write!(self.message.id, "{index}");
         self.message.puzzle.clear();
         self.message.puzzle.push_str(puzzle);
         self.message
@@ -122,11 +119,8 @@ impl Decoder for AnswerDecoder {
         self.message
             .merge(src)
             .map_err(|e| Status::internal(format!("cannot decode an answer: {e}")))?;
-        let index = self.message.id.parse().map_err(|_| {
-            Status::internal(format!("an answer has a foreign id {:?}", self.message.id))
-        })?;
         Ok(Some(Answer {
-            index,
+            index: self.message.index,
             verdict: self.message.verdict(),
             solution: Solution::new(&self.message.solution),
         }))
