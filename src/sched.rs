@@ -184,10 +184,12 @@ mod tests {
 
     #[test]
     fn a_thread_cpu_clock_counts_its_work_and_not_its_sleep() {
-        let Some(clock) = CpuClock::of_this_thread() else {
-            eprintln!("no thread CPU clock here: nothing to check");
+        let clock = CpuClock::of_this_thread();
+        if cfg!(not(target_os = "linux")) && clock.is_none() {
+            eprintln!("no thread CPU clock on this system: nothing to check");
             return;
-        };
+        }
+        let clock = clock.expect("Linux gives every thread a CPU clock");
         let before = clock.used().unwrap();
         std::thread::sleep(Duration::from_millis(50));
         let slept = clock.used().unwrap() - before;
