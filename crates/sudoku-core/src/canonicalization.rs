@@ -106,6 +106,12 @@ impl Transform {
         digits: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
     };
 
+    /// The transposition alone: rows become columns.
+    pub const TRANSPOSE: Transform = Transform {
+        transpose: true,
+        ..Transform::IDENTITY
+    };
+
     /// A transformation from its parts; `None` unless `rows` and `cols` are permutations of 0-8 that
     /// keep bands (stacks) together and `digits` lists each of 1-9 once (`digits[k-1]` is the new
     /// digit for `k`).

@@ -46,6 +46,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
+use crate::canonicalization::Transform;
 use crate::grader::{self, Difficulty};
 use crate::grid::{Grid, Shape};
 use crate::solver::{self, Mode, Verdict};
@@ -490,10 +491,9 @@ fn looks_hard(puzzle: &Grid, cancel: Option<&AtomicBool>) -> bool {
         cancel,
     };
     let guesses = |grid: &Grid| solver::solve(grid, &options).stats.guesses;
-    let transposed = (0..81)
-        .map(|index| puzzle.cells()[(index % 9) * 9 + index / 9])
-        .collect();
-    let transposed = Grid::from_cells(Shape::NINE, transposed).map_or(0, |t| guesses(&t));
+    let transposed = Transform::TRANSPOSE
+        .apply(puzzle)
+        .map_or(0, |t| guesses(&t));
     guesses(puzzle) + transposed >= HARD_GUESSES
 }
 
