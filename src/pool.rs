@@ -140,6 +140,10 @@ pub trait Item: Send + std::fmt::Debug + 'static {
 
     /// The label `answer` is counted under in the answers-by-verdict metric.
     fn label(answer: &Self::Answer) -> &'static str;
+
+    /// Whether answering may take far longer than a turn (a large grid, a variant's rules). A chunk
+    /// hands over the answers it holds before such an item, so they never wait on it.
+    fn may_run_long(&self) -> bool;
 }
 
 /// A lane's answers, a chunk at a time.
@@ -464,6 +468,10 @@ impl<I: Item> Shared<I> {
                 cut_off += 1;
                 break;
             }
+            if !answered.is_empty() && item.may_run_long() {
+                self.count(&mut counts, &mut times);
+                send(answers, std::mem::take(&mut answered));
+            }
             match item.answer(stop.flag(), &mut times) {
                 Some(answer) => {
                     counts.add(I::label(&answer));
@@ -481,16 +489,19 @@ impl<I: Item> Shared<I> {
         } else if !rest.is_empty() {
             self.hand_back(lane, rest, stop);
         }
-        for (label, count) in counts.0 {
-            self.metrics.puzzles(label, count);
-        }
-        self.metrics.solve_times(&times);
+        self.count(&mut counts, &mut times);
         self.cut_off(stop, cut_off);
         drop(solving);
-        // The stream may be gone; then nobody wants the answers.
-        if !answered.is_empty() {
-            let _ = answers.send(answered);
+        send(answers, answered);
+    }
+
+    /// Adds a chunk's answers so far to the metrics, before they are sent, so a scrape that
+    /// follows an answer always counts it.
+    fn count(&self, counts: &mut LabelCounts, times: &mut SolveTimes) {
+        for (label, count) in counts.0.drain(..) {
+            self.metrics.puzzles(label, count);
         }
+        self.metrics.solve_times(&std::mem::take(times));
     }
 
     /// Puts a chunk's unsolved items back at the front of their lane, which waits for its next turn.
@@ -518,6 +529,13 @@ impl<I: Item> Shared<I> {
             let reason = stop.reason().unwrap_or(StopReason::Cancelled);
             self.metrics.cut_off(reason.label(), count as u64);
         }
+    }
+}
+
+/// Sends answers to their stream. The stream may be gone; then nobody wants them.
+fn send<A>(answers: &mpsc::UnboundedSender<Vec<A>>, answered: Vec<A>) {
+    if !answered.is_empty() {
+        let _ = answers.send(answered);
     }
 }
 
@@ -596,6 +614,10 @@ mod tests {
 
         fn label(_: &u64) -> &'static str {
             "numbered"
+        }
+
+        fn may_run_long(&self) -> bool {
+            false
         }
     }
 
@@ -701,6 +723,66 @@ mod tests {
             std::thread::yield_now();
         }
         assert!(metrics.render().contains("sudoku_solves_aside 0"));
+    }
+
+    /// An item that answers with its number; a long one only once its `release` says.
+    #[derive(Debug)]
+    struct Gated {
+        index: u64,
+        release: Option<std::sync::mpsc::Receiver<()>>,
+    }
+
+    impl Item for Gated {
+        type Answer = u64;
+
+        fn answer(self, _: &AtomicBool, _: &mut SolveTimes) -> Option<u64> {
+            if let Some(release) = self.release {
+                let _ = release.recv();
+            }
+            Some(self.index)
+        }
+
+        fn label(_: &u64) -> &'static str {
+            "gated"
+        }
+
+        fn may_run_long(&self) -> bool {
+            self.release.is_some()
+        }
+    }
+
+    #[test]
+    fn answers_ahead_of_a_long_item_go_out_before_it() {
+        use std::sync::mpsc::channel;
+        let pool = Pool::<Gated>::new(1, 1, Metrics::new()).unwrap();
+        let (lane, mut answers) = pool.open_lane();
+        let (release, held) = channel();
+        let quick = |index| Gated {
+            index,
+            release: None,
+        };
+        let long = Gated {
+            index: 3,
+            release: Some(held),
+        };
+        // One submit: the worker takes all five as one chunk.
+        lane.submit([quick(0), quick(1), quick(2), long, quick(4)]);
+        let (forward, received) = channel();
+        std::thread::spawn(move || {
+            while let Some(chunk) = answers.blocking_recv() {
+                if forward.send(chunk).is_err() {
+                    break;
+                }
+            }
+        });
+        let first = received.recv_timeout(Duration::from_secs(60));
+        assert_eq!(first, Ok(vec![0, 1, 2]), "the quick answers waited");
+        release.send(()).unwrap();
+        let mut rest = Vec::new();
+        while rest.len() < 2 {
+            rest.extend(received.recv_timeout(Duration::from_secs(60)).unwrap());
+        }
+        assert_eq!(rest, [3, 4]);
     }
 
     #[test]

@@ -62,7 +62,19 @@ impl Item for BatchItem {
     fn label(answer: &SolveBatchResponse) -> &'static str {
         answer.verdict().as_str_name()
     }
+
+    /// A classic puzzle no longer than a 9x9 grid's text with its spacing is solved within
+    /// milliseconds; a larger grid or a variant's rules may search for far longer.
+    fn may_run_long(&self) -> bool {
+        self.request.puzzle.len() >= LARGE_PUZZLE_TEXT
+            || !self.request.fpuzzles.is_empty()
+            || self.request.rules.is_some()
+    }
 }
+
+/// A puzzle's text this long may be a grid larger than 9x9 (a 16x16 has 256 cells). A 9x9 drawn
+/// with wide rules may pass it too, which only hands its chunk's answers over a little early.
+const LARGE_PUZZLE_TEXT: usize = 256;
 
 /// The answer to one batch item. The solution goes into `spare`'s buffer, the puzzle's text or an
 /// empty string. Counting it by verdict is the caller's job.
