@@ -4,7 +4,7 @@
 
 use super::band::{
     BAND, BOX_CELLS, BOXES_OF_ROW, COLUMN_SPREAD, PERMUTATION_CELLS, PERMUTATION_SEGMENTS, ROW,
-    columns, rows_of, segments, single_rows,
+    columns, rows_of, rows_of_flat, segments, single_rows,
 };
 #[cfg(target_arch = "x86_64")]
 use super::lanes;
@@ -608,7 +608,7 @@ impl State {
             let mut clash = false;
             let mut cleared = [0u32; 3];
             for band in 0..3 {
-                let (word, rows) = (words[band], rows_of(words[band]));
+                let (word, rows) = (words[band], rows_of_flat(words[band]));
                 let boxes = BOXES_OF_ROW[cols[band] as usize];
                 let count = word.count_ones();
                 clash |= (rows.count_ones() != 9 * count) | (boxes.count_ones() != count);
