@@ -30,6 +30,22 @@ impl State {
     /// as much as a good part of the guess it chooses.
     #[inline(always)]
     pub(super) fn pick<const BMI2: bool>(&self, quick: bool) -> Guess {
+        let open: u32 = self.unsolved.iter().map(|cells| cells.count_ones()).sum();
+        if quick && open <= QUICK_OPEN_CELLS {
+            // The first bivalue cell: the bands after the first that has one need no counting.
+            for band in 0..3 {
+                let unsolved = self.unsolved[band];
+                if unsolved == 0 {
+                    continue;
+                }
+                let [_, two, three] = self.counts::<BMI2>(band);
+                let pair = unsolved & two & !three;
+                if pair != 0 {
+                    return self.first_bivalue::<BMI2>(band, pair);
+                }
+            }
+            return self.fewest_guess();
+        }
         let mut pairs = [0u32; 3];
         for (band, pair) in pairs.iter_mut().enumerate() {
             let unsolved = self.unsolved[band];
@@ -40,12 +56,15 @@ impl State {
             *pair = unsolved & two & !three;
         }
         if pairs != [0; 3] {
-            let open: u32 = self.unsolved.iter().map(|cells| cells.count_ones()).sum();
-            if quick && open <= QUICK_OPEN_CELLS {
-                return self.first_bivalue::<BMI2>(&pairs);
-            }
             return self.most_eliminating::<BMI2>(&pairs);
         }
+        self.fewest_guess()
+    }
+
+    /// A guess of the lowest digit of a cell with the fewest candidates, for a state without a
+    /// bivalue cell.
+    #[inline(always)]
+    fn fewest_guess(&self) -> Guess {
         let (band, cell) = self.fewest();
         let digit = (0..9)
             .find(|&d| self.cand[at(d, band)] & cell != 0)
@@ -58,18 +77,10 @@ impl State {
         }
     }
 
-    /// The first of the bivalue cells `pairs` (per band, not all empty), as a guess of its lower
-    /// digit.
+    /// The first of the bivalue cells `pair` (not empty) of `band`, as a guess of its lower digit.
     #[inline(always)]
-    fn first_bivalue<const BMI2: bool>(&self, pairs: &[u32; 3]) -> Guess {
-        let band = if pairs[0] != 0 {
-            0
-        } else if pairs[1] != 0 {
-            1
-        } else {
-            2
-        };
-        let index = pairs[band].trailing_zeros() as usize;
+    fn first_bivalue<const BMI2: bool>(&self, band: usize, pair: u32) -> Guess {
+        let index = pair.trailing_zeros() as usize;
         let (words, _) = self.cand.as_chunks::<9>();
         let digits = digits_at::<BMI2>(&words[band], index);
         let low = (digits.trailing_zeros() as usize).min(8);
