@@ -32,6 +32,10 @@ use crate::strategy::{
 /// published puzzle, a fraction of a second of work at most.
 pub const DEFAULT_BUDGET: u64 = 200_000_000;
 
+/// The nested forcing chains may spend one part in this many of a grading's budget: they cost
+/// the most, and the puzzles beyond them try them at every step.
+pub const NESTED_SHARE: u64 = 2;
+
 /// How a grading runs.
 #[derive(Clone, Copy, Debug)]
 pub struct Options<'a> {
@@ -53,6 +57,7 @@ impl<'a> Options<'a> {
             explain: self.explain,
             solution: solution.cells(),
             budget: self.budget,
+            nested_budget: self.budget / NESTED_SHARE,
             exhausted: false,
             cancel: self.cancel,
             ceiling: u16::MAX,
@@ -285,13 +290,15 @@ fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopp
     if let Some(step) = unary_chain::find(board, ctx) {
         return Ok(Some(step));
     }
-    // Then SE's Nishio, multiple, dynamic and dynamic (+) forcing chains, each kind only if the one
-    // before found nothing; then our own forcing chains (which reach further), then a guess.
+    // Then SE's Nishio, multiple, dynamic, dynamic (+) and dynamic (+ forcing chains) forcing chains,
+    // each kind only if the one before found nothing; then our own forcing chains (which reach
+    // further), then a guess.
     for kind in [
         chaining::Kind::Nishio,
         chaining::Kind::Multiple,
         chaining::Kind::Dynamic,
         chaining::Kind::DynamicPlus,
+        chaining::Kind::DynamicNested,
     ] {
         ctx.check_cancel()?;
         rule_out(ctx, kind.base())?;

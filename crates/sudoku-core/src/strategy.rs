@@ -255,6 +255,9 @@ pub struct Context<'a> {
     /// Effort left for the chain and forcing-chain searches, in units of about one candidate looked
     /// at; once spent, those searches are skipped.
     pub budget: u64,
+    /// The part of `budget` the nested forcing chains (SE's "(+ Forcing Chains)") may spend, so
+    /// that puzzles beyond them, which try them at every step, still end soon.
+    pub nested_budget: u64,
     /// Set once the budget ran out and a search was skipped because of it.
     pub exhausted: bool,
     /// Raised by the caller to stop the search.
@@ -274,6 +277,18 @@ impl Context<'_> {
         }
         self.budget -= effort;
         true
+    }
+
+    /// Spends `effort` of the budget and of the nested chains' part of it; false (and
+    /// [`Context::exhausted`] set) when not enough is left of either.
+    pub fn spend_nested(&mut self, effort: u64) -> bool {
+        if self.nested_budget < effort {
+            self.nested_budget = 0;
+            self.exhausted = true;
+            return false;
+        }
+        self.nested_budget -= effort;
+        self.spend(effort)
     }
 
     /// Err when the caller has cancelled.

@@ -8,6 +8,9 @@
 //!   contradictions, and what a candidate forces both true and false.
 //! - Dynamic forcing chains (+) (9.0): as dynamic, and where the singles run dry the chain goes on
 //!   by what the basic techniques find on the board it left ([`advanced`]).
+//! - Dynamic forcing chains (+ forcing chains) (9.5): as (+), and where the basic techniques run
+//!   dry too, by what static forcing chains find on that board ([`nested`]); each nested chain's
+//!   complexity is added to the chain's, once.
 //!
 //! Each is rated its base plus SE's length adjustment on its complexity less two: the chains'
 //! candidates with their ancestors (those that a step relied on having gone), summed over the
@@ -20,6 +23,7 @@ use super::{Context, Step, Technique, length_adjustment};
 use crate::candidates::{Board, Candidate, bit, values};
 
 mod advanced;
+mod nested;
 
 /// No node.
 const NONE: u32 = u32::MAX;
@@ -35,6 +39,9 @@ pub enum Kind {
     Dynamic,
     /// Dynamic forcing chains helped by the basic techniques, SE's "(+)" (9.0).
     DynamicPlus,
+    /// Dynamic forcing chains helped by the basic techniques and static forcing chains, SE's
+    /// "(+ Forcing Chains)" (9.5).
+    DynamicNested,
 }
 
 impl Kind {
@@ -45,6 +52,7 @@ impl Kind {
             Kind::Multiple => 80,
             Kind::Dynamic => 85,
             Kind::DynamicPlus => 90,
+            Kind::DynamicNested => 95,
         }
     }
     /// Cell links (a cell's other candidates, a bivalue cell's other value) are used.
@@ -57,7 +65,14 @@ impl Kind {
     }
     /// What a candidate forces both true and false is so.
     fn both_ways(self) -> bool {
-        matches!(self, Kind::Dynamic | Kind::DynamicPlus)
+        matches!(
+            self,
+            Kind::Dynamic | Kind::DynamicPlus | Kind::DynamicNested
+        )
+    }
+    /// Where the singles run dry, the basic techniques go on.
+    fn plus(self) -> bool {
+        matches!(self, Kind::DynamicPlus | Kind::DynamicNested)
     }
 }
 
@@ -81,8 +96,15 @@ struct Closure {
     index: Vec<u32>,
     /// A candidate reached both true and false: the true node, the false node.
     contradiction: Option<(u32, u32)>,
-    /// How many times the basic techniques were run on the chain's board ([`Kind::DynamicPlus`]).
+    /// How many times the basic techniques were run on the chain's board ([`Kind::plus`]).
     scans: usize,
+    /// The nodes the nested chains' searches looked at ([`Kind::DynamicNested`]).
+    nested_work: usize,
+    /// The nested chains a node follows from, by node index (ascending): the chain's index in
+    /// `chains`.
+    nested: Vec<(u32, u32)>,
+    /// Each nested chain's id and complexity.
+    chains: Vec<(u64, usize)>,
 }
 
 impl Closure {
@@ -95,8 +117,15 @@ impl Closure {
         &self.parents[from..to]
     }
 
-    /// The number of distinct nodes `at` rests on, itself included.
-    fn ancestors(&self, at: u32, seen: &mut Vec<bool>, stack: &mut Vec<u32>) -> usize {
+    /// The number of distinct nodes `at` rests on, itself included; the nested chains they
+    /// follow from are added to `chains`.
+    fn ancestors(
+        &self,
+        at: u32,
+        seen: &mut Vec<bool>,
+        stack: &mut Vec<u32>,
+        chains: &mut Vec<(u64, usize)>,
+    ) -> usize {
         seen.clear();
         seen.resize(self.nodes.len(), false);
         stack.clear();
@@ -108,6 +137,9 @@ impl Closure {
             }
             seen[i as usize] = true;
             count += 1;
+            if let Ok(k) = self.nested.binary_search_by_key(&i, |&(node, _)| node) {
+                chains.push(self.chains[self.nested[k].1 as usize]);
+            }
             stack.extend_from_slice(self.parents_of(i));
         }
         count
@@ -139,7 +171,12 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
         index: vec![NONE; n * n * n * 2],
         contradiction: None,
         scans: 0,
+        nested_work: 0,
+        nested: Vec::new(),
+        chains: Vec::new(),
     };
+    // The board of the last nested search: a new one need only follow strong links made since.
+    let mut last_nested: Option<Board> = None;
     c.push(start, &[]);
     c.index[start] = 0;
     let (mut pending_on, mut pending_off) = (VecDeque::new(), VecDeque::new());
@@ -148,8 +185,9 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
     } else {
         pending_off.push_back(0u32);
     }
-    // The consequences of one node: keys, and their parents in `made_parents`.
-    let mut made: Vec<(usize, usize, usize)> = Vec::new();
+    // The consequences of one node: keys, their parents in `made_parents`, and the nested chain
+    // (index in `c.chains`) they follow from, or `NONE`.
+    let mut made: Vec<(usize, usize, usize, u32)> = Vec::new();
     let mut made_parents: Vec<u32> = Vec::new();
     loop {
         made.clear();
@@ -160,7 +198,7 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
             if kind.cell_links() {
                 for other in values(now.cands(cell) & !bit(value)) {
                     made_parents.push(at);
-                    made.push((key(n, cell, other, false), made_parents.len() - 1, 1));
+                    made.push((key(n, cell, other, false), made_parents.len() - 1, 1, NONE));
                 }
             }
             let [row, col, bx] = geo.units_of(cell);
@@ -171,7 +209,7 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
                         continue;
                     }
                     made_parents.push(at);
-                    made.push((key(n, peer, value, false), made_parents.len() - 1, 1));
+                    made.push((key(n, peer, value, false), made_parents.len() - 1, 1, NONE));
                 }
             }
             for &(unit, _) in geo.extras_of(cell) {
@@ -181,7 +219,7 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
                         continue;
                     }
                     made_parents.push(at);
-                    made.push((key(n, peer, value, false), made_parents.len() - 1, 1));
+                    made.push((key(n, peer, value, false), made_parents.len() - 1, 1, NONE));
                 }
             }
             true
@@ -199,7 +237,12 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
                         made_parents.push(i);
                     }
                 }
-                made.push((key(n, cell, other, true), from, made_parents.len() - from));
+                made.push((
+                    key(n, cell, other, true),
+                    from,
+                    made_parents.len() - from,
+                    NONE,
+                ));
             }
             for unit in geo.houses_of(cell) {
                 let others = now.positions(unit, value) & !(1 << geo.slot_in(cell, unit));
@@ -213,14 +256,19 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
                             made_parents.push(i);
                         }
                     }
-                    made.push((key(n, peer, value, true), from, made_parents.len() - from));
+                    made.push((
+                        key(n, peer, value, true),
+                        from,
+                        made_parents.len() - from,
+                        NONE,
+                    ));
                 }
             }
             if let Some(w) = work.as_mut() {
                 w.eliminate(cell, value);
             }
             false
-        } else if kind == Kind::DynamicPlus
+        } else if kind.plus()
             && let Some(now) = work.as_ref()
         {
             c.scans += 1;
@@ -232,7 +280,29 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
                     }
                 }
                 let k = key(n, implied.gone.cell, implied.gone.value, false);
-                made.push((k, from, made_parents.len() - from));
+                made.push((k, from, made_parents.len() - from, NONE));
+            }
+            if made.is_empty() && kind == Kind::DynamicNested {
+                let last = last_nested.as_ref().unwrap_or(board);
+                let found = nested::implied(board, last, now, &mut c.nested_work);
+                last_nested = Some(now.clone());
+                for implied in found {
+                    let from = made_parents.len();
+                    for gone in &implied.rests_on {
+                        if let Some(i) = c.get(key(n, gone.cell, gone.value, false)) {
+                            made_parents.push(i);
+                        }
+                    }
+                    let chain = match c.chains.iter().position(|&(id, _)| id == implied.id) {
+                        Some(at) => at,
+                        None => {
+                            c.chains.push((implied.id, implied.complexity));
+                            c.chains.len() - 1
+                        }
+                    };
+                    let k = key(n, implied.gone.cell, implied.gone.value, false);
+                    made.push((k, from, made_parents.len() - from, chain as u32));
+                }
             }
             if made.is_empty() {
                 return c;
@@ -241,10 +311,13 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
         } else {
             return c;
         };
-        for &(k, from, len) in &made {
+        for &(k, from, len, chain) in &made {
             let parents = &made_parents[from..from + len];
             if let Some(opposite) = c.get(k ^ 1) {
                 let new = c.push(k, parents);
+                if chain != NONE {
+                    c.nested.push((new, chain));
+                }
                 c.contradiction = Some(if from_on {
                     (opposite, new)
                 } else {
@@ -255,6 +328,9 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
             if c.index[k] == NONE {
                 let i = c.push(k, parents);
                 c.index[k] = i;
+                if chain != NONE {
+                    c.nested.push((i, chain));
+                }
                 if k % 2 == 1 {
                     pending_on.push_back(i);
                 } else {
@@ -263,6 +339,16 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
             }
         }
     }
+}
+
+/// The complexities of the distinct nested chains in `chains` (by id), summed; `chains` is left
+/// empty.
+fn nested_complexity(chains: &mut Vec<(u64, usize)>) -> usize {
+    chains.sort_unstable();
+    chains.dedup_by_key(|&mut (id, _)| id);
+    let total = chains.iter().map(|&(_, complexity)| complexity).sum();
+    chains.clear();
+    total
 }
 
 /// A conclusion: a candidate true (placed) or false (removed), its rating and complexity.
@@ -278,7 +364,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
     let n = board.n();
     let cells = n * n;
     let mut best: Option<Found> = None;
-    let (mut seen, mut stack) = (Vec::new(), Vec::new());
+    let (mut seen, mut stack, mut chains) = (Vec::new(), Vec::new(), Vec::new());
     let consider = |found: Found, best: &mut Option<Found>| {
         if best
             .as_ref()
@@ -308,11 +394,16 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             } else {
                 Some(follow(board, kind, key(n, cell, value, false)))
             };
-            // About twenty candidates looked at for each node reached, and a few thousand for
-            // each run of the basic techniques.
-            let work = |c: &Closure| 20 * c.nodes.len() + 4000 * c.scans;
-            let work = work(&on) + off.as_ref().map_or(0, work);
-            if !ctx.spend(work as u64) {
+            // About twenty candidates looked at for each node reached, a few thousand for each
+            // run of the basic techniques, and a few for each node a nested search reached.
+            let work = |c: &Closure| 20 * c.nodes.len() + 4000 * c.scans + 8 * c.nested_work;
+            let work = (work(&on) + off.as_ref().map_or(0, work)) as u64;
+            let spent = if kind == Kind::DynamicNested {
+                ctx.spend_nested(work)
+            } else {
+                ctx.spend(work)
+            };
+            if !spent {
                 return None;
             }
             if let Some(off) = &off {
@@ -322,8 +413,9 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                     (off, key(n, cell, value, false)),
                 ] {
                     if let Some((t, f)) = closure.contradiction {
-                        let complexity = closure.ancestors(t, &mut seen, &mut stack)
-                            + closure.ancestors(f, &mut seen, &mut stack);
+                        let complexity = closure.ancestors(t, &mut seen, &mut stack, &mut chains)
+                            + closure.ancestors(f, &mut seen, &mut stack, &mut chains)
+                            + nested_complexity(&mut chains);
                         if worth(start ^ 1) {
                             consider(
                                 Found {
@@ -347,8 +439,9 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                         continue;
                     }
                     if let Some(j) = off.get(k) {
-                        let complexity = on.ancestors(i, &mut seen, &mut stack)
-                            + off.ancestors(j, &mut seen, &mut stack);
+                        let complexity = on.ancestors(i, &mut seen, &mut stack, &mut chains)
+                            + off.ancestors(j, &mut seen, &mut stack, &mut chains)
+                            + nested_complexity(&mut chains);
                         consider(
                             Found {
                                 rating: rating(complexity),
@@ -405,18 +498,22 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                 if first.index[k] != i || !worth(k) {
                     continue;
                 }
-                let mut complexity = first.ancestors(i, &mut seen, &mut stack);
+                let mut complexity = first.ancestors(i, &mut seen, &mut stack, &mut chains);
                 let mut all = true;
                 for other in &branch[1..] {
                     match other.get(k) {
-                        Some(j) => complexity += other.ancestors(j, &mut seen, &mut stack),
+                        Some(j) => {
+                            complexity += other.ancestors(j, &mut seen, &mut stack, &mut chains)
+                        }
                         None => {
                             all = false;
                             break;
                         }
                     }
                 }
+                let nested = nested_complexity(&mut chains);
                 if all {
+                    complexity += nested;
                     consider(
                         Found {
                             rating: rating(complexity),
@@ -444,6 +541,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             Kind::Multiple => "Multiple forcing chains",
             Kind::Dynamic => "Dynamic forcing chains",
             Kind::DynamicPlus => "Dynamic forcing chains (+)",
+            Kind::DynamicNested => "Dynamic forcing chains (+ forcing chains)",
         };
         let _ = write!(
             step.text,

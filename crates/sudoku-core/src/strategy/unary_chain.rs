@@ -44,8 +44,9 @@ struct Found {
     cycle: Option<Vec<Candidate>>,
 }
 
-/// The consequences of node `id` on `board`, each given to `push`.
-fn consequences(
+/// The consequences of node `id` on `board`, each given to `push` (also the static links nested in
+/// [`super::chaining`]).
+pub(super) fn consequences(
     board: &Board,
     id: usize,
     cell_links: bool,

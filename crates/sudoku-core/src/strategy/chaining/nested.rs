@@ -1,0 +1,218 @@
+//! What Sudoku Explainer's "Dynamic Forcing Chains (+ Forcing Chains)" adds to a chain once its
+//! singles and basic techniques run dry: the eliminations of static forcing X- and XY-chains
+//! ([`super::super::unary_chain`]) on the board as the chain left it. Each rests on the candidates
+//! the chain took off that its strong links need gone, and adds its own length to the rating.
+//!
+//! The search is incremental. Static links only grow as candidates go: a true candidate's
+//! consequences shrink, and a false one's grow only where a unit or cell comes down to two
+//! places. So a chain that was not there at the last search uses a strong link made since, and
+//! every static chain through a strong link `a`-`b` ends in what `a` and `b` both force, each
+//! followed forward. From each new strong link's two ends, then, a breadth-first search; whatever
+//! both reach holds, by the chain from its opposite to one end, across the link, and on to it.
+//! A cycle's eliminations are forcing chains' too (through the cycle's weak link), so cycles need
+//! no search of their own.
+
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use super::super::unary_chain;
+use super::{key, parts};
+use crate::candidates::{Board, Candidate, Mask, bit, values};
+
+/// An elimination the chain may take by a nested forcing chain.
+pub(super) struct Nested {
+    /// The candidate that goes.
+    pub gone: Candidate,
+    /// The chain's removals the nested chain's strong links need.
+    pub rests_on: Vec<Candidate>,
+    /// The nested chain's candidates, as SE counts a chain's complexity.
+    pub complexity: usize,
+    /// The nested chain, for counting it once however often it is used.
+    pub id: u64,
+}
+
+/// A strong link on `now`: two nodes (true), one of which is so, and the candidates gone since
+/// `start` that make it one.
+struct Strong {
+    ends: [usize; 2],
+    rests_on: Vec<Candidate>,
+}
+
+/// The strong links of `now` that `last` did not have, with what each rests on against `start`.
+fn new_links(start: &Board, last: &Board, now: &Board) -> Vec<Strong> {
+    let n = now.n();
+    let geo = now.geo();
+    let mut out = Vec::new();
+    for cell in 0..n * n {
+        let cands = now.cands(cell);
+        if cands.count_ones() == 2 && last.cands(cell).count_ones() > 2 {
+            let mut vs = values(cands);
+            let (a, b) = (vs.next().unwrap_or(1), vs.next().unwrap_or(1));
+            out.push(Strong {
+                ends: [key(n, cell, a, true), key(n, cell, b, true)],
+                rests_on: values(start.cands(cell) & !cands)
+                    .map(|value| Candidate { cell, value })
+                    .collect(),
+            });
+        }
+    }
+    for unit in geo.houses() {
+        for value in values(now.all()) {
+            let places = now.positions(unit, value);
+            if places.count_ones() != 2 || last.positions(unit, value).count_ones() <= 2 {
+                continue;
+            }
+            let mut cells = geo.cells_in(unit, places);
+            let (a, b) = (cells.next().unwrap_or(0), cells.next().unwrap_or(0));
+            out.push(Strong {
+                ends: [key(n, a, value, true), key(n, b, value, true)],
+                rests_on: unit_gone(start, now, unit, value).collect(),
+            });
+        }
+    }
+    out
+}
+
+/// The places of `value` in `unit` that `start` had and `now` has not.
+fn unit_gone<'a>(
+    start: &'a Board,
+    now: &'a Board,
+    unit: usize,
+    value: u8,
+) -> impl Iterator<Item = Candidate> + 'a {
+    let gone: Mask = start.positions(unit, value) & !now.positions(unit, value);
+    start
+        .geo()
+        .cells_in(unit, gone)
+        .map(move |cell| Candidate { cell, value })
+}
+
+/// A breadth-first search from one node: each node's distance (`u32::MAX` unreached) and parent.
+struct Reach {
+    dist: Vec<u32>,
+    parent: Vec<u32>,
+}
+
+fn reach(now: &Board, from: usize, work: &mut usize) -> Reach {
+    let nodes = now.n() * now.n() * now.n() * 2;
+    let mut r = Reach {
+        dist: vec![u32::MAX; nodes],
+        parent: vec![u32::MAX; nodes],
+    };
+    r.dist[from] = 0;
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(id) = queue.pop_front() {
+        *work += 1;
+        let d = r.dist[id] + 1;
+        unary_chain::consequences(now, id, true, true, |next| {
+            if r.dist[next] == u32::MAX {
+                r.dist[next] = d;
+                r.parent[next] = id as u32;
+                queue.push_back(next);
+            }
+        });
+    }
+    r
+}
+
+/// What the strong links on the path from the search's start to `to` rest on, added to `out`;
+/// the path's nodes hashed into `hasher`.
+fn path_rests_on(
+    start: &Board,
+    now: &Board,
+    r: &Reach,
+    mut to: usize,
+    out: &mut Vec<Candidate>,
+    hasher: &mut DefaultHasher,
+) {
+    let n = now.n();
+    let geo = now.geo();
+    while r.parent[to] != u32::MAX {
+        let from = r.parent[to] as usize;
+        to.hash(hasher);
+        let (fc, _, f_on) = parts(n, from);
+        let (tc, tv, t_on) = parts(n, to);
+        if !f_on && t_on {
+            if fc == tc {
+                out.extend(
+                    values(start.cands(tc) & !now.cands(tc))
+                        .map(|value| Candidate { cell: tc, value }),
+                );
+            } else if let Some(unit) = geo.houses_of(fc).find(|&u| {
+                geo.holds(u, tc)
+                    && now.positions(u, tv) == (1 << geo.slot_in(fc, u)) | (1 << geo.slot_in(tc, u))
+            }) {
+                out.extend(unit_gone(start, now, unit, tv));
+            }
+        }
+        to = from;
+    }
+    to.hash(hasher);
+}
+
+/// The eliminations of the static forcing chains on `now` (the board a chain reached from
+/// `start`) that use a strong link `last` (the board of the chain's last such search) lacked.
+/// `work` counts the nodes the searches looked at.
+pub(super) fn implied(start: &Board, last: &Board, now: &Board, work: &mut usize) -> Vec<Nested> {
+    let n = now.n();
+    let nodes = n * n * n * 2;
+    let mut reached: HashMap<usize, Reach> = HashMap::new();
+    // Per candidate gone, the least complex chain: (complexity, link, node it follows from).
+    let mut best: HashMap<Candidate, (usize, usize, usize)> = HashMap::new();
+    let links = new_links(start, last, now);
+    for (l, link) in links.iter().enumerate() {
+        for &end in &link.ends {
+            reached.entry(end).or_insert_with(|| reach(now, end, work));
+        }
+        let [a, b] = [&reached[&link.ends[0]], &reached[&link.ends[1]]];
+        *work += nodes / 8;
+        for x in 0..nodes {
+            if a.dist[x] == u32::MAX || b.dist[x] == u32::MAX {
+                continue;
+            }
+            let (cell, value, on) = parts(n, x);
+            if now.cands(cell).count_ones() < 2 || !now.has(cell, value) {
+                continue;
+            }
+            // The chain from x's opposite to one end, across the link, on to x.
+            let complexity = (a.dist[x] + b.dist[x]) as usize + 2;
+            let mut consider = |gone: Candidate| {
+                let e = best.entry(gone).or_insert((usize::MAX, 0, 0));
+                if complexity < e.0 {
+                    *e = (complexity, l, x);
+                }
+            };
+            if !on {
+                consider(Candidate { cell, value });
+                continue;
+            }
+            // As SE, a candidate proven true takes the cell's others only.
+            for other in values(now.cands(cell) & !bit(value)) {
+                consider(Candidate { cell, value: other });
+            }
+        }
+    }
+    let mut out: Vec<Nested> = best
+        .into_iter()
+        .map(|(gone, (complexity, l, x))| {
+            let link = &links[l];
+            let mut rests_on = link.rests_on.clone();
+            let mut hasher = DefaultHasher::new();
+            x.hash(&mut hasher);
+            for end in link.ends {
+                path_rests_on(start, now, &reached[&end], x, &mut rests_on, &mut hasher);
+            }
+            rests_on.sort_unstable();
+            rests_on.dedup();
+            Nested {
+                gone,
+                rests_on,
+                complexity,
+                id: hasher.finish(),
+            }
+        })
+        .collect();
+    // The same order whatever the hash maps' order.
+    out.sort_unstable_by_key(|x| (x.gone, x.complexity, x.id));
+    out
+}
