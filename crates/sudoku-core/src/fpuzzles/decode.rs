@@ -196,7 +196,10 @@ mod tests {
 
     proptest! {
         /// The bounded decompressor inverts lz-str's compressToBase64 on any text, and agrees with
-        /// lz-str's decompressor on any base64.
+        /// lz-str's decompressor on any base64. The lz-str crate fails where the data's very last
+        /// bit ends it (it reads ahead a character; LZ-String itself reads zeros past the end), so
+        /// what ours decodes is held to the crate's reading of the same text one zero character
+        /// longer.
         #[test]
         fn decompress_inverts_lz_str(text in "\\PC{0,300}|[ab{}\":,]{0,2000}") {
             let base64 = lz_str::compress_to_base64(text.as_str());
@@ -208,7 +211,13 @@ mod tests {
         fn decompress_agrees_with_lz_str(base64 in "[A-Za-z0-9+/]{0,120}") {
             let ours = lz::decompress(&sextets(&base64)).ok().filter(|w| !w.is_empty());
             let theirs = lz_str::decompress_from_base64(&base64).filter(|w| !w.is_empty());
-            prop_assert_eq!(ours, theirs);
+            if theirs.is_some() {
+                prop_assert_eq!(&ours, &theirs);
+            }
+            if ours.is_some() {
+                let padded = lz_str::decompress_from_base64(&format!("{base64}A"));
+                prop_assert_eq!(ours, padded);
+            }
         }
     }
 
