@@ -270,25 +270,17 @@ pub struct Context<'a> {
 impl Context<'_> {
     /// Spends `effort` of the budget; false (and [`Context::exhausted`] set) when not enough is left.
     pub fn spend(&mut self, effort: u64) -> bool {
-        if self.budget < effort {
-            self.budget = 0;
-            self.exhausted = true;
-            return false;
-        }
-        self.budget -= effort;
-        true
+        let spent = take(&mut self.budget, effort);
+        self.exhausted |= !spent;
+        spent
     }
 
     /// Spends `effort` of the budget and of the nested chains' part of it; false (and
     /// [`Context::exhausted`] set) when not enough is left of either.
     pub fn spend_nested(&mut self, effort: u64) -> bool {
-        if self.nested_budget < effort {
-            self.nested_budget = 0;
-            self.exhausted = true;
-            return false;
-        }
-        self.nested_budget -= effort;
-        self.spend(effort)
+        let spent = take(&mut self.nested_budget, effort) && take(&mut self.budget, effort);
+        self.exhausted |= !spent;
+        spent
     }
 
     /// Err when the caller has cancelled.
@@ -434,6 +426,20 @@ pub(crate) fn k_sets<T>(
         return None;
     }
     go(items, k, 0, &mut [0; 4], 0, 0, found)
+}
+
+/// Takes `effort` from what is `left`; false, with nothing left, when there is not enough.
+fn take(left: &mut u64, effort: u64) -> bool {
+    match left.checked_sub(effort) {
+        Some(rest) => {
+            *left = rest;
+            true
+        }
+        None => {
+            *left = 0;
+            false
+        }
+    }
 }
 
 #[cfg(test)]
