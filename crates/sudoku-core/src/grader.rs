@@ -290,15 +290,16 @@ fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopp
     if let Some(step) = unary_chain::find(board, ctx) {
         return Ok(Some(step));
     }
-    // Then SE's Nishio, multiple, dynamic, dynamic (+) and dynamic (+ forcing chains) forcing chains,
-    // each kind only if the one before found nothing; then our own forcing chains (which reach
-    // further), then a guess.
+    // Then SE's Nishio, multiple, dynamic, dynamic (+), (+ forcing chains) and (+ multiple forcing
+    // chains) forcing chains, each kind only if the one before found nothing; then our own forcing
+    // chains (which reach further), then a guess.
     for kind in [
         chaining::Kind::Nishio,
         chaining::Kind::Multiple,
         chaining::Kind::Dynamic,
         chaining::Kind::DynamicPlus,
         chaining::Kind::DynamicNested,
+        chaining::Kind::DynamicMultiple,
     ] {
         ctx.check_cancel()?;
         rule_out(ctx, kind.base())?;

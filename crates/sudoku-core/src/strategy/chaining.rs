@@ -11,6 +11,8 @@
 //! - Dynamic forcing chains (+ forcing chains) (9.5): as (+), and where the basic techniques run
 //!   dry too, by what static forcing chains find on that board ([`nested`]); each nested chain's
 //!   complexity is added to the chain's, once.
+//! - Dynamic forcing chains (+ multiple forcing chains) (10.0): as (+ forcing chains), and where
+//!   those run dry too, by what static multiple forcing chains find on that board.
 //!
 //! Each is rated its base plus SE's length adjustment on its complexity less two: the chains'
 //! candidates with their ancestors (those that a step relied on having gone), summed over the
@@ -42,6 +44,9 @@ pub enum Kind {
     /// Dynamic forcing chains helped by the basic techniques and static forcing chains, SE's
     /// "(+ Forcing Chains)" (9.5).
     DynamicNested,
+    /// As [`Kind::DynamicNested`], helped by static multiple forcing chains too, SE's "(+ Multiple
+    /// Forcing Chains)" (10.0).
+    DynamicMultiple,
 }
 
 impl Kind {
@@ -53,6 +58,7 @@ impl Kind {
             Kind::Dynamic => 85,
             Kind::DynamicPlus => 90,
             Kind::DynamicNested => 95,
+            Kind::DynamicMultiple => 100,
         }
     }
     /// Cell links (a cell's other candidates, a bivalue cell's other value) are used.
@@ -65,14 +71,21 @@ impl Kind {
     }
     /// What a candidate forces both true and false is so.
     fn both_ways(self) -> bool {
-        matches!(
-            self,
-            Kind::Dynamic | Kind::DynamicPlus | Kind::DynamicNested
-        )
+        !matches!(self, Kind::Nishio | Kind::Multiple)
     }
     /// Where the singles run dry, the basic techniques go on.
     fn plus(self) -> bool {
-        matches!(self, Kind::DynamicPlus | Kind::DynamicNested)
+        self.nesting() >= 1
+    }
+    /// SE's nesting level: 1 for the basic techniques, 2 with static forcing chains, 3 with
+    /// static multiple forcing chains; 0 for none.
+    fn nesting(self) -> u8 {
+        match self {
+            Kind::Nishio | Kind::Multiple | Kind::Dynamic => 0,
+            Kind::DynamicPlus => 1,
+            Kind::DynamicNested => 2,
+            Kind::DynamicMultiple => 3,
+        }
     }
 }
 
@@ -98,7 +111,7 @@ struct Closure {
     contradiction: Option<(u32, u32)>,
     /// How many times the basic techniques were run on the chain's board ([`Kind::plus`]).
     scans: usize,
-    /// The nodes the nested chains' searches looked at ([`Kind::DynamicNested`]).
+    /// The nodes the nested chains' searches looked at (nesting level 2 and up).
     nested_work: usize,
     /// The nested chains a node follows from, by node index (ascending): the chain's index in
     /// `chains`.
@@ -282,10 +295,13 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
                 let k = key(n, implied.gone.cell, implied.gone.value, false);
                 made.push((k, from, made_parents.len() - from, NONE));
             }
-            if made.is_empty() && kind == Kind::DynamicNested {
+            if made.is_empty() && kind.nesting() >= 2 {
                 let last = last_nested.as_ref().unwrap_or(board);
-                let found = nested::implied(board, last, now, &mut c.nested_work);
+                let mut found = nested::implied(board, last, now, &mut c.nested_work);
                 last_nested = Some(now.clone());
+                if found.is_empty() && kind.nesting() >= 3 {
+                    found = nested::multiple(board, now, &mut c.nested_work);
+                }
                 for implied in found {
                     let from = made_parents.len();
                     for gone in &implied.rests_on {
@@ -398,7 +414,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             // run of the basic techniques, and a few for each node a nested search reached.
             let work = |c: &Closure| 20 * c.nodes.len() + 4000 * c.scans + 8 * c.nested_work;
             let work = (work(&on) + off.as_ref().map_or(0, work)) as u64;
-            let spent = if kind == Kind::DynamicNested {
+            let spent = if kind.nesting() >= 2 {
                 ctx.spend_nested(work)
             } else {
                 ctx.spend(work)
@@ -542,6 +558,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             Kind::Dynamic => "Dynamic forcing chains",
             Kind::DynamicPlus => "Dynamic forcing chains (+)",
             Kind::DynamicNested => "Dynamic forcing chains (+ forcing chains)",
+            Kind::DynamicMultiple => "Dynamic forcing chains (+ multiple forcing chains)",
         };
         let _ = write!(
             step.text,

@@ -62,12 +62,11 @@ pub(super) fn consequences(
                 push(node(n, cell, other, false));
             }
         }
-        // Box, then row, then column (then a variant's extra units), each peer once.
-        let mut seen = Vec::with_capacity(3 * n);
+        // Box, then row, then column (then a variant's extra units), each peer once: from the
+        // first of them that holds it.
         for unit in geo.all_units_of(cell) {
             for peer in geo.cells_in(unit, board.positions(unit, value)) {
-                if peer != cell && !seen.contains(&peer) {
-                    seen.push(peer);
+                if peer != cell && geo.first_shared_unit(cell, peer) == Some(unit) {
                     push(node(n, peer, value, false));
                 }
             }
@@ -95,14 +94,14 @@ pub(super) fn consequences(
 }
 
 /// Every node's consequences under one choice of links, built once per search.
-struct Links {
+pub(super) struct Links {
     /// `to[start[id]..start[id + 1]]`: the consequences of node `id`.
     start: Vec<u32>,
     to: Vec<u32>,
 }
 
 impl Links {
-    fn new(board: &Board, cell_links: bool, unit_links: bool) -> Links {
+    pub(super) fn new(board: &Board, cell_links: bool, unit_links: bool) -> Links {
         let n = board.n();
         let nodes = n * n * n * 2;
         let mut start = Vec::with_capacity(nodes + 1);
@@ -120,7 +119,7 @@ impl Links {
         Links { start, to }
     }
 
-    fn of(&self, id: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(super) fn of(&self, id: usize) -> impl Iterator<Item = usize> + '_ {
         self.to[self.start[id] as usize..self.start[id + 1] as usize]
             .iter()
             .map(|&t| t as usize)

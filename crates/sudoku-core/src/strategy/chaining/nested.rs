@@ -11,11 +11,15 @@
 //! both reach holds, by the chain from its opposite to one end, across the link, and on to it.
 //! A cycle's eliminations are forcing chains' too (through the cycle's weak link), so cycles need
 //! no search of their own.
+//!
+//! At the next level, "(+ Multiple Forcing Chains)", where those find nothing either, the chain
+//! takes what static multiple forcing chains find on its board ([`multiple`]): each cell's and
+//! each unit's branches searched afresh over the board's links, built once a search.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use super::super::unary_chain;
+use super::super::unary_chain::{self, Links};
 use super::{key, parts};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
 
@@ -87,31 +91,42 @@ fn unit_gone<'a>(
         .map(move |cell| Candidate { cell, value })
 }
 
-/// A breadth-first search from one node: each node's distance (`u32::MAX` unreached) and parent.
+/// A breadth-first search from one node: each node's distance (`u16::MAX` unreached) and parent,
+/// and the nodes reached in order.
 struct Reach {
-    dist: Vec<u32>,
-    parent: Vec<u32>,
+    dist: Vec<u16>,
+    parent: Vec<u16>,
+    order: Vec<u16>,
 }
 
-fn reach(now: &Board, from: usize, work: &mut usize) -> Reach {
-    let nodes = now.n() * now.n() * now.n() * 2;
+/// `next` gives a node's consequences to its callback.
+fn reach(
+    nodes: usize,
+    from: usize,
+    work: &mut usize,
+    next: impl Fn(usize, &mut dyn FnMut(usize)),
+) -> Reach {
     let mut r = Reach {
-        dist: vec![u32::MAX; nodes],
-        parent: vec![u32::MAX; nodes],
+        dist: vec![u16::MAX; nodes],
+        parent: vec![u16::MAX; nodes],
+        order: vec![from as u16],
     };
     r.dist[from] = 0;
-    let mut queue = std::collections::VecDeque::from([from]);
-    while let Some(id) = queue.pop_front() {
-        *work += 1;
+    let mut at = 0;
+    while let Some(&id) = r.order.get(at) {
+        at += 1;
+        let id = usize::from(id);
         let d = r.dist[id] + 1;
-        unary_chain::consequences(now, id, true, true, |next| {
-            if r.dist[next] == u32::MAX {
-                r.dist[next] = d;
-                r.parent[next] = id as u32;
-                queue.push_back(next);
+        let (dist, parent, order) = (&mut r.dist, &mut r.parent, &mut r.order);
+        next(id, &mut |to| {
+            if dist[to] == u16::MAX {
+                dist[to] = d;
+                parent[to] = id as u16;
+                order.push(to as u16);
             }
         });
     }
+    *work += r.order.len();
     r
 }
 
@@ -127,8 +142,8 @@ fn path_rests_on(
 ) {
     let n = now.n();
     let geo = now.geo();
-    while r.parent[to] != u32::MAX {
-        let from = r.parent[to] as usize;
+    while r.parent[to] != u16::MAX {
+        let from = usize::from(r.parent[to]);
         to.hash(hasher);
         let (fc, _, f_on) = parts(n, from);
         let (tc, tv, t_on) = parts(n, to);
@@ -162,12 +177,16 @@ pub(super) fn implied(start: &Board, last: &Board, now: &Board, work: &mut usize
     let links = new_links(start, last, now);
     for (l, link) in links.iter().enumerate() {
         for &end in &link.ends {
-            reached.entry(end).or_insert_with(|| reach(now, end, work));
+            reached.entry(end).or_insert_with(|| {
+                reach(nodes, end, work, |id, push| {
+                    unary_chain::consequences(now, id, true, true, push)
+                })
+            });
         }
         let [a, b] = [&reached[&link.ends[0]], &reached[&link.ends[1]]];
         *work += nodes / 8;
         for x in 0..nodes {
-            if a.dist[x] == u32::MAX || b.dist[x] == u32::MAX {
+            if a.dist[x] == u16::MAX || b.dist[x] == u16::MAX {
                 continue;
             }
             let (cell, value, on) = parts(n, x);
@@ -175,7 +194,7 @@ pub(super) fn implied(start: &Board, last: &Board, now: &Board, work: &mut usize
                 continue;
             }
             // The chain from x's opposite to one end, across the link, on to x.
-            let complexity = (a.dist[x] + b.dist[x]) as usize + 2;
+            let complexity = usize::from(a.dist[x]) + usize::from(b.dist[x]) + 2;
             let mut consider = |gone: Candidate| {
                 let e = best.entry(gone).or_insert((usize::MAX, 0, 0));
                 if complexity < e.0 {
@@ -214,5 +233,103 @@ pub(super) fn implied(start: &Board, last: &Board, now: &Board, work: &mut usize
         .collect();
     // The same order whatever the hash maps' order.
     out.sort_unstable_by_key(|x| (x.gone, x.complexity, x.id));
+    out
+}
+
+/// The eliminations of static multiple forcing chains on `now` (the board a chain reached from
+/// `start`): what every candidate of a cell, or every place of a value in a unit, forces, where
+/// the chains rest on candidates the outer chain took off. As SE's "Multiple Forcing Chains", the
+/// cells are those of three candidates or more, and a unit's places are taken when the first of
+/// them is such a cell. `work` counts the nodes the searches looked at.
+pub(super) fn multiple(start: &Board, now: &Board, work: &mut usize) -> Vec<Nested> {
+    let n = now.n();
+    let geo = now.geo();
+    let nodes = n * n * n * 2;
+    let wide = |cell: usize| now.cands(cell).count_ones() >= 3;
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    for cell in (0..n * n).filter(|&cell| wide(cell)) {
+        sets.push(
+            values(now.cands(cell))
+                .map(|v| key(n, cell, v, true))
+                .collect(),
+        );
+    }
+    for unit in geo.houses() {
+        for value in values(now.all()) {
+            let places = now.positions(unit, value);
+            if places.count_ones() >= 2 && geo.cells_in(unit, places).next().is_some_and(wide) {
+                sets.push(
+                    geo.cells_in(unit, places)
+                        .map(|c| key(n, c, value, true))
+                        .collect(),
+                );
+            }
+        }
+    }
+    let links = Links::new(now, true, true);
+    let mut reached: HashMap<usize, Reach> = HashMap::new();
+    // Per candidate gone, the least complex chain (then the first set, then the least node).
+    let mut best: HashMap<Candidate, ((usize, usize, usize), Nested)> = HashMap::new();
+    let mut gone = Vec::new();
+    for (i, set) in sets.iter().enumerate() {
+        for &s in set {
+            reached.entry(s).or_insert_with(|| {
+                reach(nodes, s, work, |id, push| links.of(id).for_each(&mut *push))
+            });
+        }
+        let branches: Vec<&Reach> = set.iter().map(|s| &reached[s]).collect();
+        let Some(fewest) = branches.iter().min_by_key(|r| r.order.len()) else {
+            continue;
+        };
+        *work += fewest.order.len();
+        for x in fewest.order.iter().map(|&x| usize::from(x)) {
+            if branches.iter().any(|r| r.dist[x] == u16::MAX) {
+                continue;
+            }
+            let (cell, value, on) = parts(n, x);
+            if now.cands(cell).count_ones() < 2 || !now.has(cell, value) {
+                continue;
+            }
+            let complexity = branches.iter().map(|r| usize::from(r.dist[x]) + 1).sum();
+            let rank = (complexity, i, x);
+            gone.clear();
+            if on {
+                // As SE, a candidate proven true takes the cell's others only.
+                gone.extend(
+                    values(now.cands(cell) & !bit(value)).map(|v| Candidate { cell, value: v }),
+                );
+            } else {
+                gone.push(Candidate { cell, value });
+            }
+            gone.retain(|g| best.get(g).is_none_or(|b| rank < b.0));
+            if gone.is_empty() {
+                continue;
+            }
+            let mut rests_on = Vec::new();
+            let mut hasher = DefaultHasher::new();
+            x.hash(&mut hasher);
+            for r in &branches {
+                path_rests_on(start, now, r, x, &mut rests_on, &mut hasher);
+            }
+            // A chain that rests on nothing the outer chain did is no part of it (SE).
+            if rests_on.is_empty() {
+                continue;
+            }
+            rests_on.sort_unstable();
+            rests_on.dedup();
+            let id = hasher.finish();
+            for &g in &gone {
+                let nested = Nested {
+                    gone: g,
+                    rests_on: rests_on.clone(),
+                    complexity,
+                    id,
+                };
+                best.insert(g, (rank, nested));
+            }
+        }
+    }
+    let mut out: Vec<Nested> = best.into_values().map(|(_, nested)| nested).collect();
+    out.sort_unstable_by_key(|x| x.gone);
     out
 }
