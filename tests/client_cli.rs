@@ -444,7 +444,8 @@ async fn local_solve_tells_clashing_givens_from_unsolvable_puzzles() {
     assert_eq!(answers[2], CLASSIC_SOLUTION);
 }
 
-/// `grade` prints one line a puzzle (its path only with `--steps`), and `hint` explains its step.
+/// `grade` prints one line a puzzle (its path only with `--steps`; `--effort` takes a multiple of
+/// the budget), and `hint` explains its step.
 #[tokio::test]
 async fn local_grade_prints_a_line_a_puzzle_and_hint_explains_itself() {
     let puzzles = format!("{CLASSIC}\n{CLASSIC}\n");
@@ -471,5 +472,19 @@ async fn local_grade_prints_a_line_a_puzzle_and_hint_explains_itself() {
     assert_eq!(
         text(&out.stdout).trim(),
         "1.2 HIDDEN_SINGLE: In box 2, 8 fits only in r1c6."
+    );
+    // A larger effort budget grades the same; none at all is refused.
+    let args = |effort: &str| vec!["grade".into(), "--effort".into(), effort.into(), "-".into()];
+    let out = run(args("3"), Some(format!("{CLASSIC}\n"))).await;
+    assert_eq!(
+        text(&out.stdout).trim(),
+        "BEGINNER 1.2 HIDDEN_SINGLE ER/EP/ED 1.2/1.2/1.2"
+    );
+    let out = run(args("0"), Some(format!("{CLASSIC}\n"))).await;
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--effort"),
+        "{}",
+        text(&out.stderr)
     );
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use sudoku_core::canonicalization::canonicalize;
-use sudoku_core::grader::Options;
+use sudoku_core::grader::{self, Options};
 use sudoku_core::grid::Grid;
 use sudoku_core::hint::Hint;
 use sudoku_core::solver::{self, Mode, Verdict};
@@ -77,6 +77,23 @@ pub struct GradeArgs {
     /// Print each puzzle's path, one step a line, after its grade.
     #[arg(long)]
     pub steps: bool,
+    /// The effort budget of each grading, in multiples of the default (the server's): more lets
+    /// the hardest puzzles finish Sudoku Explainer's nested chains where the default ends in a
+    /// guess (a rating marked `+`), at more time a puzzle.
+    #[arg(long, value_name = "TIMES", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub effort: u64,
+}
+
+impl GradeArgs {
+    /// How each puzzle is graded.
+    fn options(&self) -> Options<'static> {
+        Options {
+            explain: self.steps,
+            budget: grader::DEFAULT_BUDGET * self.effort,
+            cancel: None,
+        }
+    }
 }
 
 /// Arguments of the `hint` command.
@@ -346,7 +363,7 @@ pub fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
         print_lines(grade_lines(
             &read.layout,
             &|v| read.writer.symbol(v),
-            args.steps,
+            &args.options(),
         )?)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -358,7 +375,7 @@ pub fn grade(args: &GradeArgs) -> anyhow::Result<ExitCode> {
             Ok(read) => {
                 let symbols = Symbols::of(read.grid.shape());
                 let symbol = |v: u8| symbols.symbol(v).to_string();
-                for line in grade_lines(&Layout::classic(read.grid), &symbol, args.steps)? {
+                for line in grade_lines(&Layout::classic(read.grid), &symbol, &args.options())? {
                     writeln!(out, "{line}")?;
                 }
             }
@@ -393,21 +410,17 @@ fn logic_fpuzzles(value: &str) -> anyhow::Result<Option<wire::LogicRead>> {
 }
 
 /// The lines of the grade of `layout`'s puzzle, values written by `symbol`: its grade line, and
-/// with `steps` its path, a step a line.
+/// when `options` explain, its path, a step a line.
 fn grade_lines(
     layout: &Layout,
     symbol: &dyn Fn(u8) -> String,
-    steps: bool,
+    options: &Options<'_>,
 ) -> anyhow::Result<Vec<String>> {
     let solution = match layout.unique_solution(u64::MAX, None)? {
         Ok(solution) => solution,
         Err(verdict) => return Ok(vec![not_unique(verdict.into())]),
     };
-    let options = Options {
-        explain: steps,
-        ..Options::default()
-    };
-    let grade = layout.grade(&solution, &options)?;
+    let grade = layout.grade(&solution, options)?;
     let mut lines = vec![output::grade_line(
         WireVerdict::Unique,
         grade.difficulty.into(),
@@ -415,7 +428,7 @@ fn grade_lines(
         grade.lower_bound,
         grade.hardest.into(),
     )];
-    if !steps {
+    if !options.explain {
         return Ok(lines);
     }
     lines.extend(grade.steps.iter().map(|step| {

@@ -16,8 +16,8 @@ use sudoku_core::grid::Grid;
 use sudoku_core::strategy::Technique;
 
 /// One rated puzzle: the puzzle, serate's ER, EP and ED in tenths, and whether SE needed nested
-/// forcing chains deeper than "(+ Forcing Chains)" (named "(+ Multiple Forcing Chains)" and the
-/// like), which we do not have.
+/// forcing chains deeper than "(+ Multiple Forcing Chains)" (named "(+ Dynamic Forcing Chains)"
+/// and the like), which we do not have.
 struct Rated {
     puzzle: Grid,
     se: [u16; 3],
@@ -44,7 +44,7 @@ fn sample(file: &str) -> Vec<Rated> {
         let puzzle = Grid::parse_puzzle(puzzle).expect("a puzzle");
         let se: Vec<u16> = ratings.split('/').filter_map(tenths).collect();
         let se: [u16; 3] = se.try_into().expect("ER/EP/ED");
-        let beyond = line.contains("(+ ") && !line.contains("(+ Forcing Chains)");
+        let beyond = line.contains("(+ Dynamic");
         out.push(Rated { puzzle, se, beyond });
     }
     out
@@ -107,6 +107,44 @@ fn extreme_ratings_agree_with_serate_at_least_as_well_as_before() {
 #[ignore = "slow in a debug build: run with --release -- --ignored"]
 fn hard_ratings_agree_with_serate_at_least_as_well_as_before() {
     agree("serate_hard_sample.txt", 58, &HARD_RATCHET);
+}
+
+/// On a puzzle of the forum's hardest list, SE's path (serate, SE 1.2.1's technique set) takes its
+/// third step by "(+ Multiple Forcing Chains)": r8c5 is not 1, rated 10.9. Ours takes the same
+/// step, rated the same, after the same two steps before it.
+#[test]
+#[ignore = "slow in a debug build: run with --release -- --ignored"]
+fn a_forum_puzzle_takes_ses_third_step_by_nested_multiple_forcing_chains() {
+    let puzzle = Grid::parse_puzzle(
+        ".....1..2..3....4..5..6.7....48....9.8...61..3...5...8..8..7.9..7.6..8..2...8....",
+    )
+    .expect("a puzzle");
+    let solution = grader::unique_solution(&puzzle, u64::MAX, None)
+        .expect("not cancelled")
+        .expect("a unique puzzle");
+    let options = Options {
+        explain: true,
+        ..Options::default()
+    };
+    let grade = grader::grade(&puzzle, &solution, &options).expect("graded");
+    check_steps(&puzzle, &solution, &grade);
+    // r9c9 is not 3, r2c6 is not 2 (SE: 9.9 and 10.1), then r8c5 is not 1.
+    let taken: Vec<(usize, u8)> = grade.steps[..3]
+        .iter()
+        .flat_map(|s| s.eliminations.iter().map(|e| (e.cell, e.value)))
+        .collect();
+    assert_eq!(
+        taken,
+        [(80, 3), (14, 2), (67, 1)],
+        "{:#?}",
+        &grade.steps[..3]
+    );
+    let third = &grade.steps[2];
+    assert_eq!(third.rating, 109, "{third:?}");
+    assert!(
+        third.text.contains("(+ multiple forcing chains)"),
+        "{third:?}"
+    );
 }
 
 /// Every step keeps the solution: its placements are the solution's values, its eliminations
