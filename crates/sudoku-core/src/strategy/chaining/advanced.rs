@@ -5,7 +5,7 @@
 //! (resting on nothing) is no link of it. The first technique that gives anything gives all it
 //! has, as SE collects them.
 
-use crate::candidates::{Board, Candidate, Mask, bit, bits, values};
+use crate::candidates::{Board, Candidate, Mask, UnitKind, bit, bits, values};
 
 /// An elimination the chain may take, and the candidates it rests on (all gone from `now` but
 /// there on the board the chain started from).
@@ -59,45 +59,97 @@ fn taken_off<'a>(
 }
 
 /// Pointing and claiming (and a house against any unit through two or more of its cells): a
-/// value whose places in a house all lie in one other unit leaves the rest of that unit.
+/// value whose places in a house all lie in one other unit leaves the rest of that unit. In SE's
+/// order, as the first pattern to take a candidate gives it its parents: boxes against columns,
+/// then rows, then columns and rows against boxes, each value in turn; then the extra units.
 fn locking(start: &Board, now: &Board, out: &mut Vec<Implied>) {
     let geo = now.geo();
-    for house in geo.houses() {
-        for value in values(now.all() & !now.placed(house)) {
-            let places = now.positions(house, value);
-            if places.count_ones() < 2 {
-                continue;
-            }
-            let first = geo.cell_at(house, places.trailing_zeros() as usize);
-            for cover in geo.all_units_of(first) {
-                // The house's slots inside the cover.
-                let shared = geo
-                    .cells_of(house)
-                    .enumerate()
-                    .filter(|&(_, c)| geo.holds(cover, c))
-                    .fold(0, |m: Mask, (slot, _)| m | 1 << slot);
-                if cover == house || shared.count_ones() < 2 || places & !shared != 0 {
-                    continue;
-                }
-                let gone = geo
-                    .cells_in(cover, now.positions(cover, value))
-                    .filter(|&cell| !geo.holds(house, cell))
-                    .map(|cell| Candidate { cell, value });
-                push(
-                    out,
-                    gone,
-                    taken_off(start, now, house, value, shared).collect(),
-                );
+    let n = now.n();
+    let (rows, columns, boxes) = (0..n, n..2 * n, 2 * n..3 * n);
+    for (houses, cover) in [
+        (boxes.clone(), UnitKind::Column),
+        (boxes, UnitKind::Row),
+        (columns, UnitKind::Box),
+        (rows, UnitKind::Box),
+    ] {
+        for value in values(now.all()) {
+            for house in houses.clone() {
+                lock(start, now, house, value, |c| geo.kind(c) == cover, out);
             }
         }
     }
+    let extra = |u: usize| geo.kind(u) == UnitKind::Extra;
+    for house in geo.houses() {
+        for value in values(now.all()) {
+            lock(start, now, house, value, |c| extra(house) || extra(c), out);
+        }
+    }
+}
+
+/// Locking of `value` from `house` into the covers `cover` accepts.
+fn lock(
+    start: &Board,
+    now: &Board,
+    house: usize,
+    value: u8,
+    cover: impl Fn(usize) -> bool,
+    out: &mut Vec<Implied>,
+) {
+    let geo = now.geo();
+    let places = now.positions(house, value);
+    if places.count_ones() < 2 || now.placed(house) & bit(value) != 0 {
+        return;
+    }
+    let first = geo.cell_at(house, places.trailing_zeros() as usize);
+    for cover in geo.all_units_of(first).filter(|&c| c != house && cover(c)) {
+        // The house's slots inside the cover.
+        let shared = geo
+            .cells_of(house)
+            .enumerate()
+            .filter(|&(_, c)| geo.holds(cover, c))
+            .fold(0, |m: Mask, (slot, _)| m | 1 << slot);
+        if shared.count_ones() < 2 || places & !shared != 0 {
+            continue;
+        }
+        let gone = geo
+            .cells_in(cover, now.positions(cover, value))
+            .filter(|&cell| !geo.holds(house, cell))
+            .map(|cell| Candidate { cell, value });
+        push(
+            out,
+            gone,
+            taken_off(start, now, house, value, shared).collect(),
+        );
+    }
+}
+
+/// Units in SE's order for its sets: boxes, columns, rows, then the extra units, each with more
+/// than `empty` cells open at the start (SE looks for a pair only where its complement is not a
+/// smaller pattern).
+fn in_se_order<'a>(
+    start: &'a Board,
+    units: std::ops::Range<usize>,
+    empty: usize,
+) -> impl Iterator<Item = usize> + 'a {
+    let n = start.n();
+    let geo = start.geo();
+    (2 * n..3 * n)
+        .chain(n..2 * n)
+        .chain(0..n)
+        .chain(3 * n..units.end)
+        .filter(move |&u| {
+            geo.cells_of(u)
+                .filter(|&c| start.cands(c).count_ones() > 1)
+                .count()
+                > empty
+        })
 }
 
 /// Hidden pairs: two values with the same two places in a house leave those cells' other
 /// candidates.
 fn hidden_pairs(start: &Board, now: &Board, out: &mut Vec<Implied>) {
     let geo = now.geo();
-    for house in geo.houses() {
+    for house in in_se_order(start, geo.houses(), 4) {
         let open: Vec<u8> = values(now.all() & !now.placed(house)).collect();
         for (i, &a) in open.iter().enumerate() {
             for &b in &open[i + 1..] {
@@ -123,7 +175,7 @@ fn hidden_pairs(start: &Board, now: &Board, out: &mut Vec<Implied>) {
 /// without them.
 fn naked_pairs(start: &Board, now: &Board, out: &mut Vec<Implied>) {
     let geo = now.geo();
-    for unit in geo.units() {
+    for unit in in_se_order(start, geo.units(), 3) {
         let cells: Vec<usize> = geo
             .cells_of(unit)
             .filter(|&c| now.cands(c).count_ones() == 2)
