@@ -78,6 +78,9 @@ fn locking(start: &Board, now: &Board, out: &mut Vec<Implied>) {
             }
         }
     }
+    if geo.units().len() == 3 * n {
+        return;
+    }
     let extra = |u: usize| geo.kind(u) == UnitKind::Extra;
     for house in geo.houses() {
         for value in values(now.all()) {
@@ -124,25 +127,19 @@ fn lock(
 }
 
 /// Units in SE's order for its sets: boxes, columns, rows, then the extra units, each with more
-/// than `empty` cells open at the start (SE looks for a pair only where its complement is not a
+/// than `blanks` blank cells at the start (SE looks for a pair only where its complement is not a
 /// smaller pattern).
-fn in_se_order<'a>(
-    start: &'a Board,
+fn in_se_order(
+    start: &Board,
     units: std::ops::Range<usize>,
-    empty: usize,
-) -> impl Iterator<Item = usize> + 'a {
+    blanks: usize,
+) -> impl Iterator<Item = usize> + '_ {
     let n = start.n();
-    let geo = start.geo();
     (2 * n..3 * n)
         .chain(n..2 * n)
         .chain(0..n)
         .chain(3 * n..units.end)
-        .filter(move |&u| {
-            geo.cells_of(u)
-                .filter(|&c| start.cands(c).count_ones() > 1)
-                .count()
-                > empty
-        })
+        .filter(move |&u| start.blanks(u) > blanks)
 }
 
 /// Hidden pairs: two values with the same two places in a house leave those cells' other
