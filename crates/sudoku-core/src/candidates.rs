@@ -344,11 +344,15 @@ impl Geometry {
     /// The kind of unit `unit` is.
     #[inline]
     pub fn kind(&self, unit: usize) -> UnitKind {
-        match unit / self.n {
-            0 => UnitKind::Row,
-            1 => UnitKind::Column,
-            2 => UnitKind::Box,
-            _ => UnitKind::Extra,
+        // Compares, not a division: this is asked in the chains' innermost loops.
+        if unit < self.n {
+            UnitKind::Row
+        } else if unit < 2 * self.n {
+            UnitKind::Column
+        } else if unit < 3 * self.n {
+            UnitKind::Box
+        } else {
+            UnitKind::Extra
         }
     }
 
@@ -368,7 +372,20 @@ impl Geometry {
 
     /// The first unit in [`Geometry::all_units_of`] order that holds both cells.
     pub fn first_shared_unit(&self, a: usize, b: usize) -> Option<usize> {
-        self.all_units_of(a).find(|&u| self.holds(u, b))
+        let ([row, col, region], [row_b, col_b, region_b]) =
+            (self.cell_units[a], self.cell_units[b]);
+        if region == region_b {
+            Some(usize::from(region))
+        } else if row == row_b {
+            Some(usize::from(row))
+        } else if col == col_b {
+            Some(usize::from(col))
+        } else {
+            self.extras_of(a)
+                .iter()
+                .map(|&(u, _)| usize::from(u))
+                .find(|&u| self.holds(u, b))
+        }
     }
 
     /// The cells of `unit` whose slots are in `positions`.

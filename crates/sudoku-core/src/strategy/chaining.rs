@@ -30,6 +30,9 @@ mod nested;
 /// No node.
 const NONE: u32 = u32::MAX;
 
+/// No node reached for a key ([`Closure::index`]).
+const UNREACHED: u16 = u16::MAX;
+
 /// Which of SE's chain producers.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -105,8 +108,9 @@ struct Closure {
     /// Each node's key and where its parents start in `parents`.
     nodes: Vec<(u32, u32)>,
     parents: Vec<u32>,
-    /// The node index of each key reached, or `NONE`.
-    index: Vec<u32>,
+    /// The node index of each key reached, or `UNREACHED`: a node fits in 16 bits, as a 25x25
+    /// grid has 31,250 keys.
+    index: Vec<u16>,
     /// A candidate reached both true and false: the true node, the false node.
     contradiction: Option<(u32, u32)>,
     /// How many times the basic techniques were run on the chain's board ([`Kind::plus`]).
@@ -120,6 +124,60 @@ struct Closure {
     chains: Vec<(u64, usize)>,
 }
 
+/// A set of nodes cleared in constant time, for searches run thousands of times: a node is in it
+/// when its mark is the current epoch.
+#[derive(Default)]
+struct Marks {
+    mark: Vec<u32>,
+    epoch: u32,
+}
+
+impl Marks {
+    /// Empties the set, for nodes below `nodes`.
+    fn clear(&mut self, nodes: usize) {
+        if self.epoch == u32::MAX {
+            self.mark.fill(0);
+            self.epoch = 0;
+        }
+        self.epoch += 1;
+        if self.mark.len() < nodes {
+            self.mark.resize(nodes, 0);
+        }
+    }
+
+    /// Adds `node`; false when it was in already.
+    fn insert(&mut self, node: usize) -> bool {
+        let fresh = self.mark[node] != self.epoch;
+        self.mark[node] = self.epoch;
+        fresh
+    }
+
+    /// Whether `node` is in.
+    fn contains(&self, node: usize) -> bool {
+        self.mark[node] == self.epoch
+    }
+}
+
+/// Scratch space for walking a closure's ancestors, kept across walks.
+#[derive(Default)]
+struct Walk {
+    seen: Marks,
+    stack: Vec<u32>,
+    /// The nested chains met, as [`Closure::chains`] holds them.
+    chains: Vec<(u64, usize)>,
+}
+
+impl Walk {
+    /// The complexities of the distinct nested chains met since the last call, summed.
+    fn nested_complexity(&mut self) -> usize {
+        self.chains.sort_unstable();
+        self.chains.dedup_by_key(|&mut (id, _)| id);
+        let total = self.chains.iter().map(|&(_, complexity)| complexity).sum();
+        self.chains.clear();
+        total
+    }
+}
+
 impl Closure {
     fn parents_of(&self, at: u32) -> &[u32] {
         let from = self.nodes[at as usize].1 as usize;
@@ -131,36 +189,28 @@ impl Closure {
     }
 
     /// The number of distinct nodes `at` rests on, itself included; the nested chains they
-    /// follow from are added to `chains`.
-    fn ancestors(
-        &self,
-        at: u32,
-        seen: &mut Vec<bool>,
-        stack: &mut Vec<u32>,
-        chains: &mut Vec<(u64, usize)>,
-    ) -> usize {
-        seen.clear();
-        seen.resize(self.nodes.len(), false);
-        stack.clear();
-        stack.push(at);
+    /// follow from are added to `walk.chains`.
+    fn ancestors(&self, at: u32, walk: &mut Walk) -> usize {
+        walk.seen.clear(self.nodes.len());
+        walk.stack.clear();
+        walk.stack.push(at);
         let mut count = 0;
-        while let Some(i) = stack.pop() {
-            if seen[i as usize] {
+        while let Some(i) = walk.stack.pop() {
+            if !walk.seen.insert(i as usize) {
                 continue;
             }
-            seen[i as usize] = true;
             count += 1;
             if let Ok(k) = self.nested.binary_search_by_key(&i, |&(node, _)| node) {
-                chains.push(self.chains[self.nested[k].1 as usize]);
+                walk.chains.push(self.chains[self.nested[k].1 as usize]);
             }
-            stack.extend_from_slice(self.parents_of(i));
+            walk.stack.extend_from_slice(self.parents_of(i));
         }
         count
     }
 
     fn get(&self, key: usize) -> Option<u32> {
         let i = self.index[key];
-        (i != NONE).then_some(i)
+        (i != UNREACHED).then_some(u32::from(i))
     }
 
     /// Adds node `key` with `parents`; its index.
@@ -173,7 +223,7 @@ impl Closure {
 
 /// Follows `start` on `board` as SE's chaining does: true nodes first, one false node when none is
 /// pending, until nothing more follows or a candidate is reached both ways.
-fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
+fn follow(board: &Board, kind: Kind, start: usize, searches: &mut nested::Searches) -> Closure {
     let n = board.n();
     let geo = board.geo();
     // The dynamic kinds take candidates off `work`, a copy.
@@ -181,7 +231,7 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
     let mut c = Closure {
         nodes: Vec::new(),
         parents: Vec::new(),
-        index: vec![NONE; n * n * n * 2],
+        index: vec![UNREACHED; n * n * n * 2],
         contradiction: None,
         scans: 0,
         nested_work: 0,
@@ -297,10 +347,10 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
             }
             if made.is_empty() && kind.nesting() >= 2 {
                 let last = last_nested.as_ref().unwrap_or(board);
-                let mut found = nested::implied(board, last, now, &mut c.nested_work);
+                let mut found = nested::implied(board, last, now, searches, &mut c.nested_work);
                 last_nested = Some(now.clone());
                 if found.is_empty() && kind.nesting() >= 3 {
-                    found = nested::multiple(board, now, &mut c.nested_work);
+                    found = nested::multiple(board, now, searches, &mut c.nested_work);
                 }
                 for implied in found {
                     let from = made_parents.len();
@@ -341,9 +391,9 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
                 });
                 return c;
             }
-            if c.index[k] == NONE {
+            if c.index[k] == UNREACHED {
                 let i = c.push(k, parents);
-                c.index[k] = i;
+                c.index[k] = i as u16;
                 if chain != NONE {
                     c.nested.push((i, chain));
                 }
@@ -355,16 +405,6 @@ fn follow(board: &Board, kind: Kind, start: usize) -> Closure {
             }
         }
     }
-}
-
-/// The complexities of the distinct nested chains in `chains` (by id), summed; `chains` is left
-/// empty.
-fn nested_complexity(chains: &mut Vec<(u64, usize)>) -> usize {
-    chains.sort_unstable();
-    chains.dedup_by_key(|&mut (id, _)| id);
-    let total = chains.iter().map(|&(_, complexity)| complexity).sum();
-    chains.clear();
-    total
 }
 
 /// A conclusion: a candidate true (placed) or false (removed), its rating and complexity.
@@ -380,7 +420,8 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
     let n = board.n();
     let cells = n * n;
     let mut best: Option<Found> = None;
-    let (mut seen, mut stack, mut chains) = (Vec::new(), Vec::new(), Vec::new());
+    let mut walk = Walk::default();
+    let mut searches = nested::Searches::default();
     let consider = |found: Found, best: &mut Option<Found>| {
         if best
             .as_ref()
@@ -403,12 +444,17 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             continue;
         }
         for value in values(board.cands(cell)) {
-            let on = follow(board, kind, key(n, cell, value, true));
+            let on = follow(board, kind, key(n, cell, value, true), &mut searches);
             // Static chains use no contradiction: their false branch is not needed.
             let off = if kind == Kind::Multiple {
                 None
             } else {
-                Some(follow(board, kind, key(n, cell, value, false)))
+                Some(follow(
+                    board,
+                    kind,
+                    key(n, cell, value, false),
+                    &mut searches,
+                ))
             };
             // About twenty candidates looked at for each node reached, a few thousand for each
             // run of the basic techniques, and a few for each node a nested search reached.
@@ -429,9 +475,9 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                     (off, key(n, cell, value, false)),
                 ] {
                     if let Some((t, f)) = closure.contradiction {
-                        let complexity = closure.ancestors(t, &mut seen, &mut stack, &mut chains)
-                            + closure.ancestors(f, &mut seen, &mut stack, &mut chains)
-                            + nested_complexity(&mut chains);
+                        let complexity = closure.ancestors(t, &mut walk)
+                            + closure.ancestors(f, &mut walk)
+                            + walk.nested_complexity();
                         if worth(start ^ 1) {
                             consider(
                                 Found {
@@ -451,13 +497,13 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                 for (i, &(k, _)) in on.nodes.iter().enumerate() {
                     let (k, i) = (k as usize, i as u32);
                     // The nodes reached (the last may be a contradiction's, not indexed).
-                    if on.index[k] != i || !worth(k) {
+                    if on.get(k) != Some(i) || !worth(k) {
                         continue;
                     }
                     if let Some(j) = off.get(k) {
-                        let complexity = on.ancestors(i, &mut seen, &mut stack, &mut chains)
-                            + off.ancestors(j, &mut seen, &mut stack, &mut chains)
-                            + nested_complexity(&mut chains);
+                        let complexity = on.ancestors(i, &mut walk)
+                            + off.ancestors(j, &mut walk)
+                            + walk.nested_complexity();
                         consider(
                             Found {
                                 rating: rating(complexity),
@@ -511,23 +557,21 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             }
             for (i, &(k, _)) in first.nodes.iter().enumerate() {
                 let (k, i) = (k as usize, i as u32);
-                if first.index[k] != i || !worth(k) {
+                if first.get(k) != Some(i) || !worth(k) {
                     continue;
                 }
-                let mut complexity = first.ancestors(i, &mut seen, &mut stack, &mut chains);
+                let mut complexity = first.ancestors(i, &mut walk);
                 let mut all = true;
                 for other in &branch[1..] {
                     match other.get(k) {
-                        Some(j) => {
-                            complexity += other.ancestors(j, &mut seen, &mut stack, &mut chains)
-                        }
+                        Some(j) => complexity += other.ancestors(j, &mut walk),
                         None => {
                             all = false;
                             break;
                         }
                     }
                 }
-                let nested = nested_complexity(&mut chains);
+                let nested = walk.nested_complexity();
                 if all {
                     complexity += nested;
                     consider(

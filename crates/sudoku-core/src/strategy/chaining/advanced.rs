@@ -105,6 +105,12 @@ fn lock(
     }
     let first = geo.cell_at(house, places.trailing_zeros() as usize);
     for cover in geo.all_units_of(first).filter(|&c| c != house && cover(c)) {
+        if geo
+            .cells_in(house, places)
+            .any(|cell| !geo.holds(cover, cell))
+        {
+            continue;
+        }
         // The house's slots inside the cover.
         let shared = geo
             .cells_of(house)

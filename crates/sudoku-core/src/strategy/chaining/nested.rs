@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::super::unary_chain::{self, Links};
-use super::{key, parts};
+use super::{Marks, key, parts};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
 
 /// An elimination the chain may take by a nested forcing chain.
@@ -91,35 +91,69 @@ fn unit_gone<'a>(
         .map(move |cell| Candidate { cell, value })
 }
 
-/// A breadth-first search from one node: each node's distance (`u16::MAX` unreached) and parent,
-/// and the nodes reached in order. A node fits in 16 bits: a 25x25 grid has 31,250.
+/// A breadth-first search from one node: the nodes reached in order, and each one's distance
+/// and parent. A node fits in 16 bits: a 25x25 grid has 31,250. The tables are kept for the next
+/// search ([`Searches`]); only the entries of nodes in `reached` are this search's.
 struct Reach {
+    reached: Marks,
     dist: Vec<u16>,
     parent: Vec<u16>,
     order: Vec<u16>,
 }
 
-/// `next` gives a node's consequences to its callback.
+impl Reach {
+    /// How many steps from the start `node` is, if it is reached.
+    fn dist(&self, node: usize) -> Option<u16> {
+        self.reached.contains(node).then(|| self.dist[node])
+    }
+
+    /// The node `node` was reached from; `None` for the start.
+    fn parent(&self, node: usize) -> Option<usize> {
+        let parent = self.parent[node];
+        (parent != u16::MAX).then_some(usize::from(parent))
+    }
+}
+
+/// Searches done with, kept so the next ones neither allocate nor clear their tables: the nested
+/// searches run thousands of times in one chain search.
+#[derive(Default)]
+pub(super) struct Searches {
+    free: Vec<Reach>,
+}
+
+/// The search from `from` over `nodes` nodes; `next` gives a node's consequences to its callback.
 fn reach(
+    searches: &mut Searches,
     nodes: usize,
     from: usize,
     work: &mut usize,
     next: impl Fn(usize, &mut dyn FnMut(usize)),
 ) -> Reach {
-    let mut r = Reach {
-        dist: vec![u16::MAX; nodes],
-        parent: vec![u16::MAX; nodes],
-        order: vec![from as u16],
-    };
+    let mut r = searches.free.pop().unwrap_or(Reach {
+        reached: Marks::default(),
+        dist: Vec::new(),
+        parent: Vec::new(),
+        order: Vec::new(),
+    });
+    r.reached.clear(nodes);
+    if r.dist.len() < nodes {
+        r.dist.resize(nodes, 0);
+        r.parent.resize(nodes, 0);
+    }
+    r.order.clear();
+    r.order.push(from as u16);
+    r.reached.insert(from);
     r.dist[from] = 0;
+    r.parent[from] = u16::MAX;
     let mut at = 0;
     while let Some(&id) = r.order.get(at) {
         at += 1;
         let id = usize::from(id);
         let d = r.dist[id] + 1;
-        let (dist, parent, order) = (&mut r.dist, &mut r.parent, &mut r.order);
+        let (reached, dist, parent, order) =
+            (&mut r.reached, &mut r.dist, &mut r.parent, &mut r.order);
         next(id, &mut |to| {
-            if dist[to] == u16::MAX {
+            if reached.insert(to) {
                 dist[to] = d;
                 parent[to] = id as u16;
                 order.push(to as u16);
@@ -142,8 +176,7 @@ fn path_rests_on(
 ) {
     let n = now.n();
     let geo = now.geo();
-    while r.parent[to] != u16::MAX {
-        let from = usize::from(r.parent[to]);
+    while let Some(from) = r.parent(to) {
         to.hash(hasher);
         let (fc, _, f_on) = parts(n, from);
         let (tc, tv, t_on) = parts(n, to);
@@ -168,33 +201,49 @@ fn path_rests_on(
 /// The eliminations of the static forcing chains on `now` (the board a chain reached from
 /// `start`) that use a strong link `last` (the board of the chain's last such search) lacked.
 /// `work` counts the nodes the searches looked at.
-pub(super) fn implied(start: &Board, last: &Board, now: &Board, work: &mut usize) -> Vec<Nested> {
+pub(super) fn implied(
+    start: &Board,
+    last: &Board,
+    now: &Board,
+    searches: &mut Searches,
+    work: &mut usize,
+) -> Vec<Nested> {
     let n = now.n();
     let nodes = n * n * n * 2;
     let mut reached: HashMap<usize, Reach> = HashMap::new();
     // Per candidate gone, the least complex chain: (complexity, link, node it follows from).
     let mut best: HashMap<Candidate, (usize, usize, usize)> = HashMap::new();
     let links = new_links(start, last, now);
+    let mut common = Vec::new();
     for (l, link) in links.iter().enumerate() {
         for &end in &link.ends {
             reached.entry(end).or_insert_with(|| {
-                reach(nodes, end, work, |id, push| {
+                reach(searches, nodes, end, work, |id, push| {
                     unary_chain::consequences(now, id, true, true, push)
                 })
             });
         }
         let [a, b] = [&reached[&link.ends[0]], &reached[&link.ends[1]]];
         *work += nodes / 8;
-        for x in 0..nodes {
-            if a.dist[x] == u16::MAX || b.dist[x] == u16::MAX {
+        // What both ends reach, in node order.
+        common.clear();
+        common.extend(
+            a.order
+                .iter()
+                .map(|&x| usize::from(x))
+                .filter(|&x| b.dist(x).is_some()),
+        );
+        common.sort_unstable();
+        for &x in &common {
+            let (Some(to_a), Some(to_b)) = (a.dist(x), b.dist(x)) else {
                 continue;
-            }
+            };
             let (cell, value, on) = parts(n, x);
             if now.cands(cell).count_ones() < 2 || !now.has(cell, value) {
                 continue;
             }
             // The chain from x's opposite to one end, across the link, on to x.
-            let complexity = usize::from(a.dist[x]) + usize::from(b.dist[x]) + 2;
+            let complexity = usize::from(to_a) + usize::from(to_b) + 2;
             let mut consider = |gone: Candidate| {
                 let e = best.entry(gone).or_insert((usize::MAX, 0, 0));
                 if complexity < e.0 {
@@ -231,6 +280,7 @@ pub(super) fn implied(start: &Board, last: &Board, now: &Board, work: &mut usize
             }
         })
         .collect();
+    searches.free.extend(reached.into_values());
     // The same order whatever the hash maps' order.
     out.sort_unstable_by_key(|x| (x.gone, x.complexity, x.id));
     out
@@ -241,7 +291,12 @@ pub(super) fn implied(start: &Board, last: &Board, now: &Board, work: &mut usize
 /// the chains rest on candidates the outer chain took off. As SE's "Multiple Forcing Chains", the
 /// cells are those of three candidates or more, and a unit's places are taken when the first of
 /// them is such a cell. `work` counts the nodes the searches looked at.
-pub(super) fn multiple(start: &Board, now: &Board, work: &mut usize) -> Vec<Nested> {
+pub(super) fn multiple(
+    start: &Board,
+    now: &Board,
+    searches: &mut Searches,
+    work: &mut usize,
+) -> Vec<Nested> {
     let n = now.n();
     let geo = now.geo();
     let nodes = n * n * n * 2;
@@ -274,7 +329,9 @@ pub(super) fn multiple(start: &Board, now: &Board, work: &mut usize) -> Vec<Nest
     for (i, set) in sets.iter().enumerate() {
         for &s in set {
             reached.entry(s).or_insert_with(|| {
-                reach(nodes, s, work, |id, push| links.of(id).for_each(&mut *push))
+                reach(searches, nodes, s, work, |id, push| {
+                    links.of(id).for_each(&mut *push)
+                })
             });
         }
         let branches: Vec<&Reach> = set.iter().map(|s| &reached[s]).collect();
@@ -283,14 +340,17 @@ pub(super) fn multiple(start: &Board, now: &Board, work: &mut usize) -> Vec<Nest
         };
         *work += fewest.order.len();
         for x in fewest.order.iter().map(|&x| usize::from(x)) {
-            if branches.iter().any(|r| r.dist[x] == u16::MAX) {
+            if branches.iter().any(|r| r.dist(x).is_none()) {
                 continue;
             }
             let (cell, value, on) = parts(n, x);
             if now.cands(cell).count_ones() < 2 || !now.has(cell, value) {
                 continue;
             }
-            let complexity = branches.iter().map(|r| usize::from(r.dist[x]) + 1).sum();
+            let complexity = branches
+                .iter()
+                .map(|r| r.dist(x).map_or(0, usize::from) + 1)
+                .sum();
             let rank = (complexity, i, x);
             gone.clear();
             if on {
@@ -329,6 +389,7 @@ pub(super) fn multiple(start: &Board, now: &Board, work: &mut usize) -> Vec<Nest
             }
         }
     }
+    searches.free.extend(reached.into_values());
     let mut out: Vec<Nested> = best.into_values().map(|(_, nested)| nested).collect();
     out.sort_unstable_by_key(|x| x.gone);
     out
