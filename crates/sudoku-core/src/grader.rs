@@ -29,8 +29,8 @@ use crate::strategy::{
 };
 
 /// The effort budget a grading gets by default: enough for the forcing chains of nearly every
-/// published puzzle, a fraction of a second of work at most.
-pub const DEFAULT_BUDGET: u64 = 200_000_000;
+/// published puzzle, and about a second of work on the hardest known.
+pub const DEFAULT_BUDGET: u64 = 300_000_000;
 
 /// The nested forcing chains may spend one part in this many of a grading's budget: they cost
 /// the most, and the puzzles beyond them try them at every step.
