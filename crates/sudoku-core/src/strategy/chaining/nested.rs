@@ -281,8 +281,9 @@ pub(super) fn implied(
         })
         .collect();
     searches.free.extend(reached.into_values());
-    // The same order whatever the hash maps' order.
-    out.sort_unstable_by_key(|x| (x.gone, x.complexity, x.id));
+    // Shortest first, as SE sorts a rule's chains before the outer chain takes what they remove:
+    // the order the outer chain follows them in decides which later nodes rest on which.
+    out.sort_unstable_by_key(|x| (x.complexity, x.gone, x.id));
     out
 }
 
@@ -391,6 +392,7 @@ pub(super) fn multiple(
     }
     searches.free.extend(reached.into_values());
     let mut out: Vec<Nested> = best.into_values().map(|(_, nested)| nested).collect();
-    out.sort_unstable_by_key(|x| x.gone);
+    // Shortest first, as in [`implied`].
+    out.sort_unstable_by_key(|x| (x.complexity, x.gone));
     out
 }
