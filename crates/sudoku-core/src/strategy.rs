@@ -337,6 +337,42 @@ pub(crate) fn write_eliminations(text: &mut String, board: &Board, eliminations:
     text.push('.');
 }
 
+/// A set of nodes cleared in constant time, for searches run thousands of times: a node is in it
+/// when its mark is the current epoch.
+#[derive(Default)]
+struct Marks {
+    mark: Vec<u32>,
+    epoch: u32,
+}
+
+impl Marks {
+    /// Empties the set, for nodes below `nodes`.
+    fn clear(&mut self, nodes: usize) {
+        if self.epoch == u32::MAX {
+            self.mark.fill(0);
+            self.epoch = 0;
+        }
+        self.epoch += 1;
+        if self.mark.len() < nodes {
+            self.mark.resize(nodes, 0);
+        }
+    }
+
+    /// Adds `node`; false when it was in already.
+    fn insert(&mut self, node: usize) -> bool {
+        if self.mark[node] == self.epoch {
+            return false;
+        }
+        self.mark[node] = self.epoch;
+        true
+    }
+
+    /// Whether `node` is in.
+    fn contains(&self, node: usize) -> bool {
+        self.mark[node] == self.epoch
+    }
+}
+
 /// SE's rating added for a chain of `length` links: 0.1 for each of its length thresholds the
 /// length exceeds.
 pub fn length_adjustment(length: usize) -> u16 {

@@ -21,7 +21,7 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use super::{Context, Step, Technique, length_adjustment};
+use super::{Context, Marks, Step, Technique, length_adjustment};
 use crate::candidates::{Board, Candidate, bit, values};
 
 mod advanced;
@@ -122,40 +122,6 @@ struct Closure {
     nested: Vec<(u32, u32)>,
     /// Each nested chain's id and complexity.
     chains: Vec<(u64, usize)>,
-}
-
-/// A set of nodes cleared in constant time, for searches run thousands of times: a node is in it
-/// when its mark is the current epoch.
-#[derive(Default)]
-struct Marks {
-    mark: Vec<u32>,
-    epoch: u32,
-}
-
-impl Marks {
-    /// Empties the set, for nodes below `nodes`.
-    fn clear(&mut self, nodes: usize) {
-        if self.epoch == u32::MAX {
-            self.mark.fill(0);
-            self.epoch = 0;
-        }
-        self.epoch += 1;
-        if self.mark.len() < nodes {
-            self.mark.resize(nodes, 0);
-        }
-    }
-
-    /// Adds `node`; false when it was in already.
-    fn insert(&mut self, node: usize) -> bool {
-        let fresh = self.mark[node] != self.epoch;
-        self.mark[node] = self.epoch;
-        fresh
-    }
-
-    /// Whether `node` is in.
-    fn contains(&self, node: usize) -> bool {
-        self.mark[node] == self.epoch
-    }
 }
 
 /// Scratch space for walking a closure's ancestors, kept across walks.

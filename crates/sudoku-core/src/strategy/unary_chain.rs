@@ -15,7 +15,7 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use super::{Context, Step, Technique, length_adjustment, longest_adjusted};
+use super::{Context, Marks, Step, Technique, length_adjustment, longest_adjusted};
 use crate::candidates::{Board, Candidate, bit, values};
 
 /// No parent yet.
@@ -193,15 +193,13 @@ struct Scratch {
     work: u64,
     /// The nodes whose `parent` the last search set, to reset.
     touched: Vec<usize>,
-    /// Per node, the number of the last cycle search that reached it true.
-    on_stamp: Vec<u32>,
+    /// The nodes the current cycle search reached true.
+    reached_on: Marks,
     /// A cycle search's reached nodes, each with its parent's index here.
     arena: Vec<(usize, usize)>,
     /// A cycle search's frontier: indices in `arena` of true nodes, then of false ones.
     pending_on: Vec<usize>,
     pending_off: Vec<usize>,
-    /// The number of the current cycle search.
-    stamp: u32,
     /// Per pass, per kind (cycle, chain) and start node: searched to the end without a find, so
     /// no higher cap needs it again.
     exhausted: [[Vec<bool>; 2]; 3],
@@ -242,11 +240,10 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
         truncated: false,
         work: 0,
         touched: Vec::new(),
-        on_stamp: vec![0; cells * n * 2],
+        reached_on: Marks::default(),
         arena: Vec::new(),
         pending_on: Vec::new(),
         pending_off: Vec::new(),
-        stamp: 0,
         exhausted: std::array::from_fn(|_| std::array::from_fn(|_| vec![false; cells * n * 2])),
     };
     let most = cells * n * 2;
@@ -312,7 +309,7 @@ fn search(
                 scratch.truncated |= limit_cycle < 4;
                 if limit_cycle >= 4 && !scratch.exhausted[pass][0][start] {
                     let mut cut = false;
-                    scratch.stamp += 1;
+                    scratch.reached_on.clear(most);
                     let found = cycle(board, links, start, limit_cycle, &mut cut, scratch);
                     scratch.truncated |= cut;
                     scratch.exhausted[pass][0][start] = found.is_none() && !cut;
@@ -380,9 +377,8 @@ fn cycle(
     truncated: &mut bool,
     scratch: &mut Scratch,
 ) -> Option<(Vec<usize>, Vec<Candidate>)> {
-    let stamp = scratch.stamp;
     let Scratch {
-        on_stamp,
+        reached_on,
         work,
         arena,
         pending_on,
@@ -392,7 +388,7 @@ fn cycle(
     // Every reached node with its parent's index in `arena`.
     arena.clear();
     arena.push((start, usize::MAX));
-    on_stamp[start] = stamp;
+    reached_on.insert(start);
     pending_on.clear();
     pending_on.push(0);
     pending_off.clear();
@@ -432,8 +428,7 @@ fn cycle(
                     found = Some(at);
                     break;
                 }
-                if on_stamp[next] != stamp {
-                    on_stamp[next] = stamp;
+                if reached_on.insert(next) {
                     arena.push((next, at));
                     pending_on.push(arena.len() - 1);
                 }

@@ -19,8 +19,9 @@
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+use super::super::Marks;
 use super::super::unary_chain::{self, Links};
-use super::{Marks, key, parts};
+use super::{key, parts};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
 
 /// An elimination the chain may take by a nested forcing chain.
@@ -225,19 +226,14 @@ pub(super) fn implied(
         }
         let [a, b] = [&reached[&link.ends[0]], &reached[&link.ends[1]]];
         *work += nodes / 8;
-        // What both ends reach, in node order.
+        // What both ends reach, with how far from each, in node order.
         common.clear();
-        common.extend(
-            a.order
-                .iter()
-                .map(|&x| usize::from(x))
-                .filter(|&x| b.dist(x).is_some()),
-        );
+        common.extend(a.order.iter().filter_map(|&x| {
+            let x = usize::from(x);
+            Some((x, a.dist(x)?, b.dist(x)?))
+        }));
         common.sort_unstable();
-        for &x in &common {
-            let (Some(to_a), Some(to_b)) = (a.dist(x), b.dist(x)) else {
-                continue;
-            };
+        for &(x, to_a, to_b) in &common {
             let (cell, value, on) = parts(n, x);
             if now.cands(cell).count_ones() < 2 || !now.has(cell, value) {
                 continue;
@@ -341,17 +337,18 @@ pub(super) fn multiple(
         };
         *work += fewest.order.len();
         for x in fewest.order.iter().map(|&x| usize::from(x)) {
-            if branches.iter().any(|r| r.dist(x).is_none()) {
-                continue;
-            }
             let (cell, value, on) = parts(n, x);
             if now.cands(cell).count_ones() < 2 || !now.has(cell, value) {
                 continue;
             }
-            let complexity = branches
+            // Reached by every branch: the branches' lengths, summed.
+            let Some(complexity) = branches
                 .iter()
-                .map(|r| r.dist(x).map_or(0, usize::from) + 1)
-                .sum();
+                .map(|r| r.dist(x).map(|d| usize::from(d) + 1))
+                .sum::<Option<usize>>()
+            else {
+                continue;
+            };
             let rank = (complexity, i, x);
             gone.clear();
             if on {
