@@ -29,15 +29,17 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
             for r2 in r1 + 1..n {
                 for c2 in (0..n).filter(|&c| c != c1) {
                     let corners = [a, r1 * n + c2, r2 * n + c1, r2 * n + c2];
-                    let [_, _, ba] = geo.units_of(a);
-                    let boxes = corners.map(|c| geo.units_of(c)[2]);
-                    let other_boxes = boxes.iter().filter(|&&b| b != ba).collect::<Vec<_>>();
-                    // Two corners in each of two boxes (a jigsaw's regions can hold three).
-                    if other_boxes.len() != 2 || other_boxes.iter().any(|&&b| b != *other_boxes[0])
-                    {
+                    if corners.iter().any(|&c| board.cands(c) & pair != pair) {
                         continue;
                     }
-                    if corners.iter().any(|&c| board.cands(c) & pair != pair) {
+                    // Two corners in each of two boxes (a jigsaw's regions can hold three).
+                    let [_, _, ba] = geo.units_of(a);
+                    let mut others = corners
+                        .into_iter()
+                        .map(|c| geo.units_of(c)[2])
+                        .filter(|&b| b != ba);
+                    let boxes = (others.next(), others.next(), others.next());
+                    if !matches!(boxes, (Some(x), Some(y), None) if x == y) {
                         continue;
                     }
                     let extra: Vec<usize> = corners

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::super::Marks;
-use super::super::unary_chain::{self, Links};
+use super::super::unary_chain::{self, Links, Using};
 use super::{key, parts};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
 
@@ -220,7 +220,7 @@ pub(super) fn implied(
         for &end in &link.ends {
             reached.entry(end).or_insert_with(|| {
                 reach(searches, nodes, end, work, |id, push| {
-                    unary_chain::consequences(now, id, true, true, push)
+                    unary_chain::consequences(now, id, push)
                 })
             });
         }
@@ -318,7 +318,7 @@ pub(super) fn multiple(
             }
         }
     }
-    let links = Links::new(now, true, true);
+    let links = Links::new(now);
     let mut reached: HashMap<usize, Reach> = HashMap::new();
     // Per candidate gone, the least complex chain (then the first set, then the least node).
     let mut best: HashMap<Candidate, ((usize, usize, usize), Nested)> = HashMap::new();
@@ -327,7 +327,7 @@ pub(super) fn multiple(
         for &s in set {
             reached.entry(s).or_insert_with(|| {
                 reach(searches, nodes, s, work, |id, push| {
-                    links.of(id).for_each(&mut *push)
+                    links.of(id, Using::Both).for_each(&mut *push)
                 })
             });
         }
