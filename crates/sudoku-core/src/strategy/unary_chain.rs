@@ -207,6 +207,68 @@ fn follow(
     None
 }
 
+/// Whether `start` reaches its opposite in at most `limit` candidates, as [`follow`] would find,
+/// by a breadth-first search only half as deep: every link's contrapositive is a link too, so a
+/// chain from a node `x` on to `start`'s opposite, read backwards with every node negated, is a
+/// chain from `start` to `x`'s opposite, and the chain exists when some `x` and its opposite are
+/// both reached within `limit - 1` links in all.
+fn reaches(links: (&Links, Using), start: usize, limit: usize, scratch: &mut Scratch) -> bool {
+    let most = limit - 1;
+    spread(
+        links,
+        start,
+        most.div_ceil(2),
+        scratch,
+        |seen, length, next| {
+            seen.contains(next ^ 1) && usize::from(length[next ^ 1] + length[next]) <= most
+        },
+    )
+}
+
+/// Breadth first from `from`, at most `depth` links deep: afterwards `seen` holds the nodes
+/// reached and `length` how many links from `from` each is. Stops early, true, as soon as `meet`
+/// holds of a node just reached.
+fn spread(
+    (links, using): (&Links, Using),
+    from: usize,
+    depth: usize,
+    scratch: &mut Scratch,
+    meet: impl Fn(&Marks, &[u16], usize) -> bool,
+) -> bool {
+    let Scratch {
+        length,
+        work,
+        seen,
+        queue,
+        ..
+    } = scratch;
+    seen.clear(length.len());
+    seen.insert(from);
+    length[from] = 0;
+    queue.clear();
+    queue.push(from);
+    let mut head = 0;
+    while let Some(&id) = queue.get(head) {
+        head += 1;
+        *work += 1;
+        let next_length = length[id] + 1;
+        if usize::from(next_length) > depth {
+            break;
+        }
+        for next in links.of(id, using) {
+            if !seen.insert(next) {
+                continue;
+            }
+            length[next] = next_length;
+            if meet(seen, length, next) {
+                return true;
+            }
+            queue.push(next);
+        }
+    }
+    false
+}
+
 /// The search's scratch space.
 struct Scratch {
     parent: Vec<u32>,
@@ -215,6 +277,9 @@ struct Scratch {
     work: u64,
     /// The nodes the last chain search reached, in order: their `parent` is set.
     reached: Vec<usize>,
+    /// The nodes the last [`spread`] reached, and its queue.
+    seen: Marks,
+    queue: Vec<usize>,
     /// The nodes the current cycle search reached true.
     reached_on: Marks,
     /// A cycle search's reached nodes, each with its parent's index here.
@@ -273,6 +338,8 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
         length: vec![0; cells * n * 2],
         work: 0,
         reached: Vec::new(),
+        seen: Marks::default(),
+        queue: Vec::new(),
         reached_on: Marks::default(),
         arena: Vec::new(),
         pending_on: Vec::new(),
@@ -342,7 +409,7 @@ fn search(
                 }
                 for start in [start, start ^ 1] {
                     let limit = limit(chain_base, best.as_ref(), most);
-                    if limit < 4 {
+                    if limit < 4 || !reaches((links, using), start, limit, scratch) {
                         continue;
                     }
                     let Some(path) = follow((links, using), start, limit, scratch) else {
@@ -377,14 +444,23 @@ fn cycle(
     limit: usize,
     scratch: &mut Scratch,
 ) -> Option<(Vec<usize>, Vec<Candidate>)> {
+    // How many links from each node back to `start`: as many as from `start`'s opposite to the
+    // node's (see [`reaches`]). A node too far back to close a cycle within `limit` is not
+    // followed, and neither is anything it would have reached.
+    spread((links, using), start ^ 1, limit, scratch, |_, _, _| false);
     let Scratch {
         reached_on,
         work,
         arena,
         pending_on,
         pending_off,
+        seen,
+        length: back,
         ..
     } = scratch;
+    let closes = |id: usize, depth: usize| {
+        seen.contains(id ^ 1) && depth + usize::from(back[id ^ 1]) <= limit
+    };
     // Every reached node with its parent's index in `arena`.
     arena.clear();
     arena.push(Reached {
@@ -427,7 +503,7 @@ fn cycle(
         for &at in pending_on.iter() {
             let id = arena[at].id;
             for next in links.of(id, using) {
-                if !is_ancestor(arena, at, next) {
+                if closes(next, length) && !is_ancestor(arena, at, next) {
                     pending_off.push(reach(arena, next, at));
                 }
             }
@@ -442,7 +518,7 @@ fn cycle(
                     found = Some(at);
                     break;
                 }
-                if reached_on.insert(next) {
+                if closes(next, length) && reached_on.insert(next) {
                     pending_on.push(reach(arena, next, at));
                 }
             }
@@ -567,6 +643,34 @@ fn step_of(board: &Board, ctx: &Context<'_>, found: Found) -> Step {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`reaches`] and the cycle search's pruning rest on this: each link's contrapositive is a
+    /// link of the same pass.
+    #[test]
+    fn every_link_has_its_contrapositive() {
+        for puzzle in [
+            ".....8.1...13..958...7....371......9.9.....3....92...4.3...7....59..1...4...6.3..",
+            "98.7..6..75.....9...6...7...4..3......76...5......21....85...6.....1.5.......43.2",
+            "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
+        ] {
+            let grid: crate::grid::Grid = puzzle.parse().expect("a valid puzzle");
+            let board = Board::new(&grid).expect("no clash");
+            let links = Links::new(&board);
+            let mut checked = 0;
+            for using in [Using::Units, Using::Cells, Using::Both] {
+                for id in 0..board.n() * board.n() * board.n() * 2 {
+                    for next in links.of(id, using) {
+                        assert!(
+                            links.of(next ^ 1, using).any(|back| back == id ^ 1),
+                            "{puzzle}: {id} -> {next} has no contrapositive"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+            assert!(checked > 1000, "{puzzle}: only {checked} links");
+        }
+    }
 
     /// The chain limit, counted up one length at a time as its definition reads.
     fn limit_by_counting(base: u16, best: Option<&Found>, most: usize) -> usize {
