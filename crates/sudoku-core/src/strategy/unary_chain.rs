@@ -17,9 +17,6 @@ use std::fmt::Write as _;
 use super::{Context, Marks, Step, Technique, length_adjustment, longest_adjusted};
 use crate::candidates::{Board, Candidate, bit, values};
 
-/// No parent yet.
-const NONE: u32 = u32::MAX;
-
 /// A node: candidate `cell * n + value - 1`, times two, plus one when assumed true.
 fn node(n: usize, cell: usize, value: u8, on: bool) -> usize {
     (cell * n + usize::from(value) - 1) * 2 + usize::from(on)
@@ -156,55 +153,25 @@ impl Links {
 /// From `start`, the shortest chain back to its opposite of at most `limit` candidates, breadth
 /// first.
 fn follow(
-    (links, using): (&Links, Using),
+    links: (&Links, Using),
     start: usize,
     limit: usize,
     scratch: &mut Scratch,
 ) -> Option<Vec<usize>> {
-    let Scratch {
-        parent,
-        length,
-        work,
-        reached,
-        ..
-    } = scratch;
-    for &t in reached.iter() {
-        parent[t] = NONE;
-    }
-    reached.clear();
-    parent[start] = start as u32;
-    reached.push(start);
-    length[start] = 1;
     let target = start ^ 1;
-    // `reached` is the queue too: every node enters it once, in breadth-first order.
-    let mut head = 0;
-    while let Some(&id) = reached.get(head) {
-        head += 1;
-        *work += 1;
-        let next_length = length[id] + 1;
-        if usize::from(next_length) > limit {
-            break;
-        }
-        for next in links.of(id, using) {
-            if parent[next] != NONE {
-                continue;
-            }
-            parent[next] = id as u32;
-            reached.push(next);
-            length[next] = next_length;
-            if next == target {
-                let mut path = vec![target];
-                let mut at = target;
-                while parent[at] as usize != at {
-                    at = parent[at] as usize;
-                    path.push(at);
-                }
-                path.reverse();
-                return Some(path);
-            }
-        }
+    if !spread(links, start, limit - 1, scratch, |_, _, next| {
+        next == target
+    }) {
+        return None;
     }
-    None
+    let mut path = vec![target];
+    let mut at = target;
+    while at != start {
+        at = scratch.parent[at] as usize;
+        path.push(at);
+    }
+    path.reverse();
+    Some(path)
 }
 
 /// Whether `start` reaches its opposite in at most `limit` candidates, as [`follow`] would find,
@@ -226,8 +193,8 @@ fn reaches(links: (&Links, Using), start: usize, limit: usize, scratch: &mut Scr
 }
 
 /// Breadth first from `from`, at most `depth` links deep: afterwards `seen` holds the nodes
-/// reached and `length` how many links from `from` each is. Stops early, true, as soon as `meet`
-/// holds of a node just reached.
+/// reached, `length` how many links from `from` each is and `parent` the node it was reached
+/// from. Stops early, true, as soon as `meet` holds of a node just reached.
 fn spread(
     (links, using): (&Links, Using),
     from: usize,
@@ -236,6 +203,7 @@ fn spread(
     meet: impl Fn(&Marks, &[u16], usize) -> bool,
 ) -> bool {
     let Scratch {
+        parent,
         length,
         work,
         seen,
@@ -260,6 +228,7 @@ fn spread(
                 continue;
             }
             length[next] = next_length;
+            parent[next] = id as u32;
             if meet(seen, length, next) {
                 return true;
             }
@@ -271,12 +240,11 @@ fn spread(
 
 /// The search's scratch space.
 struct Scratch {
+    /// Per node, for those the last [`spread`] reached: the node it came from, and its distance.
     parent: Vec<u32>,
     length: Vec<u16>,
     /// Nodes looked at since the budget was last charged.
     work: u64,
-    /// The nodes the last chain search reached, in order: their `parent` is set.
-    reached: Vec<usize>,
     /// The nodes the last [`spread`] reached, and its queue.
     seen: Marks,
     queue: Vec<usize>,
@@ -334,10 +302,9 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     let n = board.n();
     let cells = n * n;
     let mut scratch = Scratch {
-        parent: vec![NONE; cells * n * 2],
+        parent: vec![0; cells * n * 2],
         length: vec![0; cells * n * 2],
         work: 0,
-        reached: Vec::new(),
         seen: Marks::default(),
         queue: Vec::new(),
         reached_on: Marks::default(),
