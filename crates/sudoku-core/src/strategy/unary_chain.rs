@@ -134,6 +134,11 @@ impl Links {
         Links { start, mid, to }
     }
 
+    /// How many nodes there are: every candidate, true and false.
+    pub(super) fn nodes(&self) -> usize {
+        self.mid.len()
+    }
+
     pub(super) fn of(&self, id: usize, using: Using) -> impl Iterator<Item = usize> + '_ {
         let on = id % 2 == 1;
         let from = match using {
@@ -153,21 +158,28 @@ impl Links {
 /// From `start`, the shortest chain back to its opposite of at most `limit` candidates, breadth
 /// first.
 fn follow(
-    links: (&Links, Using),
+    (links, using): (&Links, Using),
     start: usize,
     limit: usize,
     scratch: &mut Scratch,
 ) -> Option<Vec<usize>> {
     let target = start ^ 1;
-    if !spread(links, start, limit - 1, scratch, |_, _, next| {
-        next == target
-    }) {
+    let reach = &mut scratch.reach;
+    let found = reach.spread(
+        links.nodes(),
+        start,
+        limit - 1,
+        |id, push| links.of(id, using).for_each(push),
+        |_, next| next == target,
+    );
+    scratch.work += reach.looked_at as u64;
+    if !found {
         return None;
     }
     let mut path = vec![target];
     let mut at = target;
-    while at != start {
-        at = scratch.parent[at] as usize;
+    while let Some(from) = reach.parent(at) {
+        at = from;
         path.push(at);
     }
     path.reverse();
@@ -179,75 +191,107 @@ fn follow(
 /// chain from a node `x` on to `start`'s opposite, read backwards with every node negated, is a
 /// chain from `start` to `x`'s opposite, and the chain exists when some `x` and its opposite are
 /// both reached within `limit - 1` links in all.
-fn reaches(links: (&Links, Using), start: usize, limit: usize, scratch: &mut Scratch) -> bool {
+fn reaches(
+    (links, using): (&Links, Using),
+    start: usize,
+    limit: usize,
+    scratch: &mut Scratch,
+) -> bool {
     let most = limit - 1;
-    spread(
-        links,
+    let reach = &mut scratch.reach;
+    let met = reach.spread(
+        links.nodes(),
         start,
         most.div_ceil(2),
-        scratch,
-        |seen, length, next| {
-            seen.contains(next ^ 1) && usize::from(length[next ^ 1] + length[next]) <= most
+        |id, push| links.of(id, using).for_each(push),
+        |r, next| {
+            r.dist(next ^ 1)
+                .is_some_and(|back| usize::from(back) + usize::from(r.dist[next]) <= most)
         },
-    )
+    );
+    scratch.work += reach.looked_at as u64;
+    met
 }
 
-/// Breadth first from `from`, at most `depth` links deep: afterwards `seen` holds the nodes
-/// reached, `length` how many links from `from` each is and `parent` the node it was reached
-/// from. Stops early, true, as soon as `meet` holds of a node just reached.
-fn spread(
-    (links, using): (&Links, Using),
-    from: usize,
-    depth: usize,
-    scratch: &mut Scratch,
-    meet: impl Fn(&Marks, &[u16], usize) -> bool,
-) -> bool {
-    let Scratch {
-        parent,
-        length,
-        work,
-        seen,
-        queue,
-        ..
-    } = scratch;
-    seen.clear(length.len());
-    seen.insert(from);
-    length[from] = 0;
-    queue.clear();
-    queue.push(from);
-    let mut head = 0;
-    while let Some(&id) = queue.get(head) {
-        head += 1;
-        *work += 1;
-        let next_length = length[id] + 1;
-        if usize::from(next_length) > depth {
-            break;
+/// A breadth-first search from one node: the nodes reached in order, and each one's distance
+/// and parent. A node fits in 16 bits: a 25x25 grid has 31,250. The tables are kept for the next
+/// search; only the entries of nodes in `reached` are this search's.
+#[derive(Default)]
+pub(super) struct Reach {
+    reached: Marks,
+    dist: Vec<u16>,
+    parent: Vec<u16>,
+    /// The nodes reached, in the order reached.
+    pub(super) order: Vec<u16>,
+    /// How many nodes the last search looked at.
+    pub(super) looked_at: usize,
+}
+
+impl Reach {
+    /// How many links from the start `node` is, if it is reached.
+    pub(super) fn dist(&self, node: usize) -> Option<u16> {
+        self.reached.contains(node).then(|| self.dist[node])
+    }
+
+    /// The node `node` was reached from; `None` for the start.
+    pub(super) fn parent(&self, node: usize) -> Option<usize> {
+        let parent = self.parent[node];
+        (parent != u16::MAX).then_some(usize::from(parent))
+    }
+
+    /// Searches again, from `from` over `nodes` nodes, at most `depth` links deep; `next` gives a
+    /// node's consequences to its callback. Stops, true, once `meet` holds of a node just reached
+    /// (its distance and parent set).
+    pub(super) fn spread(
+        &mut self,
+        nodes: usize,
+        from: usize,
+        depth: usize,
+        next: impl Fn(usize, &mut dyn FnMut(usize)),
+        meet: impl Fn(&Reach, usize) -> bool,
+    ) -> bool {
+        self.reached.clear(nodes);
+        if self.dist.len() < nodes {
+            self.dist.resize(nodes, 0);
+            self.parent.resize(nodes, 0);
         }
-        for next in links.of(id, using) {
-            if !seen.insert(next) {
-                continue;
+        self.order.clear();
+        self.order.push(from as u16);
+        self.reached.insert(from);
+        self.dist[from] = 0;
+        self.parent[from] = u16::MAX;
+        self.looked_at = 0;
+        let mut met = false;
+        while let Some(&id) = self.order.get(self.looked_at) {
+            self.looked_at += 1;
+            let id = usize::from(id);
+            let d = self.dist[id] + 1;
+            if usize::from(d) > depth {
+                break;
             }
-            length[next] = next_length;
-            parent[next] = id as u32;
-            if meet(seen, length, next) {
+            next(id, &mut |to| {
+                if met || !self.reached.insert(to) {
+                    return;
+                }
+                self.dist[to] = d;
+                self.parent[to] = id as u16;
+                self.order.push(to as u16);
+                met = meet(self, to);
+            });
+            if met {
                 return true;
             }
-            queue.push(next);
         }
+        false
     }
-    false
 }
 
 /// The search's scratch space.
 struct Scratch {
-    /// Per node, for those the last [`spread`] reached: the node it came from, and its distance.
-    parent: Vec<u32>,
-    length: Vec<u16>,
+    /// The last chain search, or the search back from a cycle's start.
+    reach: Reach,
     /// Nodes looked at since the budget was last charged.
     work: u64,
-    /// The nodes the last [`spread`] reached, and its queue.
-    seen: Marks,
-    queue: Vec<usize>,
     /// The nodes the current cycle search reached true.
     reached_on: Marks,
     /// A cycle search's reached nodes, each with its parent's index here.
@@ -299,14 +343,9 @@ fn limit(base: u16, best: Option<&Found>, most: usize) -> usize {
 /// Once a chain is found, the searches from later starts stop at the length that would still
 /// beat it.
 pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
-    let n = board.n();
-    let cells = n * n;
     let mut scratch = Scratch {
-        parent: vec![0; cells * n * 2],
-        length: vec![0; cells * n * 2],
+        reach: Reach::default(),
         work: 0,
-        seen: Marks::default(),
-        queue: Vec::new(),
         reached_on: Marks::default(),
         arena: Vec::new(),
         pending_on: Vec::new(),
@@ -353,23 +392,21 @@ fn search(
                 }
                 let start = node(n, cell, value, true);
                 let limit_cycle = limit(cycle_base, best.as_ref(), most);
-                if limit_cycle >= 4 {
-                    scratch.reached_on.clear(most);
-                    if let Some((path, eliminations)) =
+                if limit_cycle >= 4
+                    && let Some((path, eliminations)) =
                         cycle(board, (links, using), start, limit_cycle, scratch)
-                    {
-                        let complexity = path.len() - 1;
-                        consider(
-                            Found {
-                                rating: cycle_base + length_adjustment(complexity - 2),
-                                complexity,
-                                path,
-                                cell_links,
-                                cycle: Some(eliminations),
-                            },
-                            &mut best,
-                        );
-                    }
+                {
+                    let complexity = path.len() - 1;
+                    consider(
+                        Found {
+                            rating: cycle_base + length_adjustment(complexity - 2),
+                            complexity,
+                            path,
+                            cell_links,
+                            cycle: Some(eliminations),
+                        },
+                        &mut best,
+                    );
                 }
                 if !unit_links {
                     continue;
@@ -414,20 +451,27 @@ fn cycle(
     // How many links from each node back to `start`: as many as from `start`'s opposite to the
     // node's (see [`reaches`]). A node too far back to close a cycle within `limit` is not
     // followed, and neither is anything it would have reached.
-    spread((links, using), start ^ 1, limit, scratch, |_, _, _| false);
+    scratch.reach.spread(
+        links.nodes(),
+        start ^ 1,
+        limit,
+        |id, push| links.of(id, using).for_each(push),
+        |_, _| false,
+    );
     let Scratch {
+        reach: back,
         reached_on,
         work,
         arena,
         pending_on,
         pending_off,
-        seen,
-        length: back,
-        ..
     } = scratch;
+    *work += back.looked_at as u64;
     let closes = |id: usize, depth: usize| {
-        seen.contains(id ^ 1) && depth + usize::from(back[id ^ 1]) <= limit
+        back.dist(id ^ 1)
+            .is_some_and(|d| depth + usize::from(d) <= limit)
     };
+    reached_on.clear(links.nodes());
     // Every reached node with its parent's index in `arena`.
     arena.clear();
     arena.push(Reached {

@@ -26,6 +26,7 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
                 continue;
             }
             let (r1, c1) = (a / n, a % n);
+            let [_, _, ba] = geo.units_of(a);
             for r2 in r1 + 1..n {
                 for c2 in (0..n).filter(|&c| c != c1) {
                     let corners = [a, r1 * n + c2, r2 * n + c1, r2 * n + c2];
@@ -33,7 +34,6 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
                         continue;
                     }
                     // Two corners in each of two boxes (a jigsaw's regions can hold three).
-                    let [_, _, ba] = geo.units_of(a);
                     let mut others = corners
                         .into_iter()
                         .map(|c| geo.units_of(c)[2])

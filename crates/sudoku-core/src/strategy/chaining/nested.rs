@@ -19,8 +19,7 @@
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use super::super::Marks;
-use super::super::unary_chain::{self, Links, Using};
+use super::super::unary_chain::{self, Links, Reach, Using};
 use super::{key, parts};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
 
@@ -92,29 +91,6 @@ fn unit_gone<'a>(
         .map(move |cell| Candidate { cell, value })
 }
 
-/// A breadth-first search from one node: the nodes reached in order, and each one's distance
-/// and parent. A node fits in 16 bits: a 25x25 grid has 31,250. The tables are kept for the next
-/// search ([`Searches`]); only the entries of nodes in `reached` are this search's.
-struct Reach {
-    reached: Marks,
-    dist: Vec<u16>,
-    parent: Vec<u16>,
-    order: Vec<u16>,
-}
-
-impl Reach {
-    /// How many steps from the start `node` is, if it is reached.
-    fn dist(&self, node: usize) -> Option<u16> {
-        self.reached.contains(node).then(|| self.dist[node])
-    }
-
-    /// The node `node` was reached from; `None` for the start.
-    fn parent(&self, node: usize) -> Option<usize> {
-        let parent = self.parent[node];
-        (parent != u16::MAX).then_some(usize::from(parent))
-    }
-}
-
 /// Searches done with, kept so the next ones neither allocate nor clear their tables: the nested
 /// searches run thousands of times in one chain search.
 #[derive(Default)]
@@ -122,7 +98,8 @@ pub(super) struct Searches {
     free: Vec<Reach>,
 }
 
-/// The search from `from` over `nodes` nodes; `next` gives a node's consequences to its callback.
+/// The whole search from `from` over `nodes` nodes, on tables a past search left; `next` gives a
+/// node's consequences to its callback.
 fn reach(
     searches: &mut Searches,
     nodes: usize,
@@ -130,37 +107,8 @@ fn reach(
     work: &mut usize,
     next: impl Fn(usize, &mut dyn FnMut(usize)),
 ) -> Reach {
-    let mut r = searches.free.pop().unwrap_or(Reach {
-        reached: Marks::default(),
-        dist: Vec::new(),
-        parent: Vec::new(),
-        order: Vec::new(),
-    });
-    r.reached.clear(nodes);
-    if r.dist.len() < nodes {
-        r.dist.resize(nodes, 0);
-        r.parent.resize(nodes, 0);
-    }
-    r.order.clear();
-    r.order.push(from as u16);
-    r.reached.insert(from);
-    r.dist[from] = 0;
-    r.parent[from] = u16::MAX;
-    let mut at = 0;
-    while let Some(&id) = r.order.get(at) {
-        at += 1;
-        let id = usize::from(id);
-        let d = r.dist[id] + 1;
-        let (reached, dist, parent, order) =
-            (&mut r.reached, &mut r.dist, &mut r.parent, &mut r.order);
-        next(id, &mut |to| {
-            if reached.insert(to) {
-                dist[to] = d;
-                parent[to] = id as u16;
-                order.push(to as u16);
-            }
-        });
-    }
+    let mut r = searches.free.pop().unwrap_or_default();
+    r.spread(nodes, from, usize::MAX, next, |_, _| false);
     *work += r.order.len();
     r
 }
