@@ -79,11 +79,12 @@ impl Search<'_, '_, '_> {
             }
             return (self.visit)(solution);
         };
-        // A value with fewer places left in a house than the cell has candidates: branch on where
-        // it goes instead (each branch still covers every solution: the value is somewhere there).
+        // A value with at least two places fewer left in a house than the cell has candidates:
+        // branch on where it goes instead (each branch still covers every solution: the value is
+        // somewhere there). With only one fewer, the cell, chosen by its conflicts, does better.
         let candidates = board.get(cell).count_ones() as usize;
-        if candidates > 2
-            && let Some((house, value)) = fewest_places(model, &board, candidates)
+        if candidates > 3
+            && let Some((house, value)) = fewest_places(model, &board, candidates - 1)
         {
             for &place in house {
                 if board.get(place) & value == 0 || board.get(place) == value {
