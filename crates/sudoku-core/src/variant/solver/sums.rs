@@ -3,6 +3,7 @@
 //! keeps only the values of some combination of distinct values that makes its total.
 
 use std::collections::HashMap;
+use std::ops::{BitAnd, BitOr, BitOrAssign, Shl, Shr, Sub};
 
 use super::board::{
     Board, Contradiction, Groups, Step, bit, full_mask, max_value, min_value, range_mask,
@@ -33,15 +34,54 @@ pub(super) fn bound(b: &mut Board, cells: &[usize], lo: i64, hi: i64) -> Step {
     Ok(changed)
 }
 
-/// The largest total [`support`] tracks exactly (its sets of totals are `u128` bitmasks).
+/// The largest total [`support`] tracks exactly (its sets of totals are at most `u128` bitmasks).
 const MAX_EXACT: u32 = 127;
+
+/// A set of totals, bit `t` for total `t`: [`support`] runs on `u64` when every total is below 64,
+/// where a shift is one instruction, and on `u128` otherwise.
+trait Totals:
+    Copy
+    + Eq
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitOrAssign
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+    + Sub<Output = Self>
+{
+    /// The empty set.
+    const NONE: Self;
+    /// The set holding the total 0 only.
+    const ZERO: Self;
+    /// The values of a candidate mask as totals (bit `v - 1` of the mask to bit `v`).
+    fn of_mask(mask: u16) -> Self;
+    /// The smallest total of a non-empty set.
+    fn first(self) -> u32;
+}
+
+macro_rules! totals_on {
+    ($t:ty) => {
+        impl Totals for $t {
+            const NONE: Self = 0;
+            const ZERO: Self = 1;
+            fn of_mask(mask: u16) -> Self {
+                <$t>::from(mask) << 1
+            }
+            fn first(self) -> u32 {
+                self.trailing_zeros()
+            }
+        }
+    };
+}
+totals_on!(u64);
+totals_on!(u128);
 
 /// The most cells a block of [`support`] may have: its assignments are enumerated.
 pub(super) const MOST_IN_BLOCK: usize = 3;
 
-/// Whether the totals of `cells` all fit the exact sets of [`support`].
-fn exact_fits(b: &Board, cells: &[usize]) -> bool {
-    cells.iter().map(|&c| max_value(b.get(c))).sum::<u32>() <= MAX_EXACT
+/// The largest total `cells` can make: [`support`] applies when it is at most [`MAX_EXACT`].
+fn largest_total(b: &Board, cells: &[usize]) -> u32 {
+    cells.iter().map(|&c| max_value(b.get(c))).sum()
 }
 
 /// Calls `f` with each assignment of distinct values to `block` (from their candidates) and its
@@ -78,12 +118,12 @@ fn each_assignment(b: &Board, block: &[usize], mut f: impl FnMut(&[u32], u32)) {
 }
 
 /// The totals one block's distinct values can make, bit `t` for `t`.
-fn block_totals(b: &Board, block: &[usize]) -> u128 {
+fn block_totals<T: Totals>(b: &Board, block: &[usize]) -> T {
     if let [x] = *block {
-        return u128::from(b.get(x)) << 1;
+        return T::of_mask(b.get(x));
     }
-    let mut totals = 0u128;
-    each_assignment(b, block, |_, t| totals |= 1u128 << t);
+    let mut totals = T::NONE;
+    each_assignment(b, block, |_, t| totals |= T::ZERO << t);
     totals
 }
 
@@ -91,7 +131,7 @@ fn block_totals(b: &Board, block: &[usize]) -> u128 {
 fn totals(b: &Board, blocks: &[Vec<usize>]) -> u128 {
     blocks.iter().fold(1u128, |made, block| {
         let mut next = 0u128;
-        let mut rest = block_totals(b, block);
+        let mut rest: u128 = block_totals(b, block);
         while rest != 0 {
             next |= made << rest.trailing_zeros();
             rest &= rest - 1;
@@ -102,41 +142,42 @@ fn totals(b: &Board, blocks: &[Vec<usize>]) -> u128 {
 
 /// Keeps each cell of `blocks` to the values some assignment of the others completes to a total in
 /// `targets` (bit `t` for total `t`): exact for the sum with the cells of a block all different,
-/// values in different blocks free to repeat. The caller checks [`exact_fits`] first.
-fn support(b: &mut Board, blocks: &[Vec<usize>], targets: u128) -> Step {
+/// values in different blocks free to repeat. The caller checks [`largest_total`] first: every
+/// total must fit `T`.
+fn support<T: Totals>(b: &mut Board, blocks: &[Vec<usize>], targets: T) -> Step {
     let n = blocks.len();
     // need[j]: the totals of the blocks before j that the blocks from j on can complete.
-    let mut stack = [0u128; 33];
+    let mut stack = [T::NONE; 33];
     let mut heap = Vec::new();
-    let need: &mut [u128] = if n < stack.len() {
+    let need: &mut [T] = if n < stack.len() {
         &mut stack[..=n]
     } else {
-        heap.resize(n + 1, 0);
+        heap.resize(n + 1, T::NONE);
         &mut heap
     };
     need[n] = targets;
     for j in (0..n).rev() {
-        let mut rest = block_totals(b, &blocks[j]);
-        let mut reach = 0u128;
-        while rest != 0 {
-            reach |= need[j + 1] >> rest.trailing_zeros();
-            rest &= rest - 1;
+        let mut rest: T = block_totals(b, &blocks[j]);
+        let mut reach = T::NONE;
+        while rest != T::NONE {
+            reach |= need[j + 1] >> rest.first();
+            rest = rest & (rest - T::ZERO);
         }
         need[j] = reach;
     }
-    if need[0] & 1 == 0 {
+    if need[0] & T::ZERO == T::NONE {
         return Err(Contradiction);
     }
     // Forward: the totals the blocks before j can make; an assignment of block j stays if it takes
     // one of them to a total the rest can complete.
-    let mut made = 1u128;
+    let mut made = T::ZERO;
     let mut changed = false;
     for (j, block) in blocks.iter().enumerate() {
         let mut keep = [0u16; MOST_IN_BLOCK];
-        let mut next = 0u128;
+        let mut next = T::NONE;
         let after = need[j + 1];
         each_assignment(b, block, |vals, t| {
-            if (made << t) & after != 0 {
+            if (made << t) & after != T::NONE {
                 for (k, &v) in keep.iter_mut().zip(vals) {
                     *k |= bit(v);
                 }
@@ -317,8 +358,12 @@ impl Sum {
                 }
             }
         }
-        if self.combos.is_none() && self.total <= i64::from(MAX_EXACT) && exact_fits(b, &self.cells)
-        {
+        let largest = i64::from(largest_total(b, &self.cells));
+        if self.combos.is_none() && self.total > largest {
+            return Err(Contradiction);
+        } else if self.combos.is_none() && largest < 64 {
+            changed |= support(b, &self.blocks, 1u64 << self.total)?;
+        } else if self.combos.is_none() && largest <= i64::from(MAX_EXACT) {
             changed |= support(b, &self.blocks, 1u128 << self.total)?;
         } else {
             changed |= bound(b, &self.cells, self.total, self.total)?;
@@ -379,7 +424,7 @@ impl Arrow {
             }
             _ => {}
         }
-        if exact_fits(b, &self.shaft) {
+        if largest_total(b, &self.shaft) <= MAX_EXACT {
             // Exact: the circle keeps the numbers the shaft can total, the shaft the values that
             // complete to a number the circle can show.
             let made = totals(b, &self.blocks);
