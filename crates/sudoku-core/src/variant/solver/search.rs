@@ -2,6 +2,8 @@
 //! cells among those), trying each value on a copy of the board. Every guess goes through the
 //! [`Limiter`], which stops the search when the budget is spent or the caller cancels.
 
+use std::cmp::Reverse;
+
 use crate::solver::Limiter;
 
 use super::board::Board;
@@ -146,7 +148,7 @@ fn place_branch<'m>(
     }
     // Rank: a narrower choice before a disputed pair, fewer places, more failed guesses.
     let mut best: Option<(&[usize], u16)> = None;
-    let mut best_rank = (true, usize::MAX, u32::MAX);
+    let mut best_rank = (true, usize::MAX, Reverse(0));
     for house in model.houses() {
         // The values with two places or more, and with more than two; a value already fixed in
         // the house is not open.
@@ -182,7 +184,7 @@ fn place_branch<'m>(
             if !(narrower || disputed) {
                 continue;
             }
-            let rank = (!narrower, places, u32::MAX - most);
+            let rank = (!narrower, places, Reverse(most));
             if rank < best_rank {
                 best = Some((house, value));
                 best_rank = rank;

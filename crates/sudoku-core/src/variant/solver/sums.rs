@@ -37,8 +37,8 @@ pub(super) fn bound(b: &mut Board, cells: &[usize], lo: i64, hi: i64) -> Step {
 /// The largest total [`support`] tracks exactly (its sets of totals are at most `u128` bitmasks).
 const MAX_EXACT: u32 = 127;
 
-/// A set of totals, bit `t` for total `t`: [`support`] runs on `u64` when every total is below 64,
-/// where a shift is one instruction, and on `u128` otherwise.
+/// A set of totals, bit `t` for total `t`: `u64` when every total is below 64, where a shift is
+/// one instruction, `u128` otherwise (see [`exact`]).
 trait Totals:
     Copy
     + Eq
@@ -79,7 +79,7 @@ totals_on!(u128);
 /// The most cells a block of [`support`] may have: its assignments are enumerated.
 pub(super) const MOST_IN_BLOCK: usize = 3;
 
-/// The largest total `cells` can make: [`support`] applies when it is at most [`MAX_EXACT`].
+/// The largest total `cells` can make: [`exact`] applies when it is at most [`MAX_EXACT`].
 fn largest_total(b: &Board, cells: &[usize]) -> u32 {
     cells.iter().map(|&c| max_value(b.get(c))).sum()
 }
@@ -142,8 +142,7 @@ fn totals(b: &Board, blocks: &[Vec<usize>]) -> u128 {
 
 /// Keeps each cell of `blocks` to the values some assignment of the others completes to a total in
 /// `targets` (bit `t` for total `t`): exact for the sum with the cells of a block all different,
-/// values in different blocks free to repeat. The caller checks [`largest_total`] first: every
-/// total must fit `T`.
+/// values in different blocks free to repeat. Every total the blocks can make must fit `T`.
 fn support<T: Totals>(b: &mut Board, blocks: &[Vec<usize>], targets: T) -> Step {
     let n = blocks.len();
     // need[j]: the totals of the blocks before j that the blocks from j on can complete.
@@ -190,6 +189,17 @@ fn support<T: Totals>(b: &mut Board, blocks: &[Vec<usize>], targets: T) -> Step 
         made = next;
     }
     Ok(changed)
+}
+
+/// [`support`] for blocks whose totals are at most `largest` (no more than [`MAX_EXACT`]), on the
+/// narrowest set that holds them: targets above `largest` cannot be made, so a `u64` may drop them.
+fn exact(b: &mut Board, blocks: &[Vec<usize>], largest: u32, targets: u128) -> Step {
+    debug_assert!(largest <= MAX_EXACT);
+    if largest < 64 {
+        support(b, blocks, targets as u64)
+    } else {
+        support(b, blocks, targets)
+    }
 }
 
 /// Whether `cells` can take exactly the values of `set`, as far as a per-cell and per-value look
@@ -358,13 +368,9 @@ impl Sum {
                 }
             }
         }
-        let largest = i64::from(largest_total(b, &self.cells));
-        if self.combos.is_none() && self.total > largest {
-            return Err(Contradiction);
-        } else if self.combos.is_none() && largest < 64 {
-            changed |= support(b, &self.blocks, 1u64 << self.total)?;
-        } else if self.combos.is_none() && largest <= i64::from(MAX_EXACT) {
-            changed |= support(b, &self.blocks, 1u128 << self.total)?;
+        let largest = largest_total(b, &self.cells);
+        if self.combos.is_none() && self.total <= i64::from(MAX_EXACT) && largest <= MAX_EXACT {
+            changed |= exact(b, &self.blocks, largest, 1u128 << self.total)?;
         } else {
             changed |= bound(b, &self.cells, self.total, self.total)?;
         }
@@ -424,7 +430,8 @@ impl Arrow {
             }
             _ => {}
         }
-        if largest_total(b, &self.shaft) <= MAX_EXACT {
+        let largest = largest_total(b, &self.shaft);
+        if largest <= MAX_EXACT {
             // Exact: the circle keeps the numbers the shaft can total, the shaft the values that
             // complete to a number the circle can show.
             let made = totals(b, &self.blocks);
@@ -455,7 +462,7 @@ impl Arrow {
                 }
                 _ => targets = u128::MAX,
             }
-            changed |= support(b, &self.blocks, targets)?;
+            changed |= exact(b, &self.blocks, largest, targets)?;
             return Ok(changed);
         }
         let spell = |pick: fn(u16) -> u32| {
