@@ -264,9 +264,12 @@ def main():
         out_path = Path(workdir) / "answers.txt"
         err_path = Path(workdir) / "client.err"
         with open(out_path, "w") as out, open(err_path, "w") as err:
+            # The batch's own story (streams opened, ended and failed; progress every 5 s) goes to
+            # its stderr, which a failure prints.
             batch = subprocess.Popen(
                 [args.binary, "client", "--server", servers, "batch", "-"],
-                stdin=subprocess.PIPE, stdout=out, stderr=err, text=True)
+                stdin=subprocess.PIPE, stdout=out, stderr=err, text=True,
+                env=dict(os.environ, RUST_LOG="warn,sudoku_grpc::cli::client::batch=debug"))
             prober = subprocess.Popen(
                 [args.binary, "load", "unary", "--server", envoy.addr, "--concurrency", "4",
                  "--duration", f"{int(args.seconds)}s", str(EASY_SAMPLE)],
@@ -307,8 +310,15 @@ def main():
             try:
                 rc = batch.wait(timeout=120)
             except subprocess.TimeoutExpired:
+                held = ", ".join(f"{r.name} {r.metric('sudoku_batch_items_in_flight'):g}" for r in replicas)
                 batch.kill()
-                fail("the batch did not finish within 120 s of its last puzzle")
+                batch.wait()
+                out.flush()
+                written = len(out_path.read_text().splitlines())
+                fail(f"the batch did not finish within 120 s of its last puzzle: {written} of {count} "
+                     f"answers written, the feeder {'blocked' if feeder.is_alive() else 'done'}, "
+                     f"batch items the replicas hold: {held}; the client's stderr:\n"
+                     f"{err_path.read_text()}")
             probe_out, _ = prober.communicate(timeout=args.seconds + 60)
 
         answers = out_path.read_text().splitlines()

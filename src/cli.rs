@@ -129,7 +129,13 @@ pub fn main() -> ExitCode {
         Command::Generate(args) => generate::run_local(&args),
         Command::Grade(args) => local::grade(&args),
         Command::Hint(args) => local::hint(&args),
-        Command::Client(args) => run_async(client::run(args)),
+        Command::Client(args) => {
+            // Clients log only when asked: their stderr is for the summary and the warnings.
+            if std::env::var_os("RUST_LOG").is_some() {
+                sudoku_grpc::telemetry::init(sudoku_grpc::config::LogFormat::Text);
+            }
+            run_async(client::run(args))
+        }
         Command::Load(args) => run_async(load::run(args)),
         Command::Health(args) => run_async(health::run(args)),
     };

@@ -62,6 +62,9 @@ const REFRESH: Duration = Duration::from_secs(5);
 /// How long, once every answer is written, the streams get to end cleanly before they are cut.
 const FINISH: Duration = Duration::from_secs(1);
 
+/// How often the batch logs where it stands, at debug level (`RUST_LOG=debug`).
+const REPORT_EVERY: Duration = Duration::from_secs(5);
+
 /// Arguments of `client batch`.
 #[derive(Debug, clap::Args)]
 pub struct BatchArgs {
@@ -318,7 +321,10 @@ impl Batch<'_> {
     /// answer is written or the server goes away.
     async fn endpoint(&self, url: &str) -> Ended {
         let mut client = match connect_as(self.args, url).await {
-            Ok(channel) => SudokuServiceClient::new(channel),
+            Ok(channel) => {
+                tracing::debug!(url, "connected");
+                SudokuServiceClient::new(channel)
+            }
             Err(e) => {
                 return Ended::Gone {
                     why: format!("{e:#}"),
@@ -340,15 +346,30 @@ impl Batch<'_> {
                     _ = returns.changed() => continue,
                 }
             }
+            tracing::debug!(
+                url,
+                first = first[0].index,
+                count = first.len(),
+                "stream opened"
+            );
             let in_flight = Mutex::new(VecDeque::with_capacity(IN_FLIGHT));
             let fault = match self
                 .stream(&mut client, first, &in_flight, &mut returns)
                 .await
             {
-                Ok(()) => continue,
+                Ok(()) => {
+                    tracing::debug!(url, "stream ended");
+                    continue;
+                }
                 Err(fault) => fault,
             };
             let unanswered = std::mem::take(&mut *lock(&in_flight));
+            tracing::debug!(
+                url,
+                unanswered = unanswered.len(),
+                first = unanswered.front().map(|item| item.index),
+                "stream failed"
+            );
             return match fault {
                 StreamFault::Status(status) if server_went_away(&status) => Ended::Gone {
                     why: describe(&status),
@@ -554,11 +575,28 @@ pub async fn run(args: &Args, batch: &BatchArgs) -> anyhow::Result<ExitCode> {
     let mut resolving: Option<tokio_util::task::AbortOnDropHandle<_>> = None;
     // Answers received when the latest round of endpoints started.
     let mut round_mark = 0;
+    let mut report = tokio::time::interval(REPORT_EVERY);
+    let reporting = tracing::enabled!(tracing::Level::DEBUG);
 
     while !done.is_cancelled() {
         let resolve_timer = tokio::time::sleep_until(resolve_at.unwrap_or(resolved_at));
         tokio::select! {
             () = done.cancelled() => {}
+            _ = report.tick(), if reporting => {
+                let (written, held) = {
+                    let writer = lock(&shared.writer);
+                    (writer.next, writer.held.iter().filter(|a| a.is_some()).count())
+                };
+                tracing::debug!(
+                    written,
+                    held,
+                    received = shared.received.load(Ordering::Relaxed),
+                    put_back_waiting = lock(&shared.deal.returned).len(),
+                    window = window.available_permits(),
+                    endpoints = ?busy,
+                    "batch progress"
+                );
+            }
             Some((url, ended)) = running.next(), if !running.is_empty() => {
                 busy.remove(&url);
                 match ended {
@@ -579,6 +617,7 @@ pub async fn run(args: &Args, batch: &BatchArgs) -> anyhow::Result<ExitCode> {
             }
             total = &mut reader, if lock(&shared.writer).total.is_none() => {
                 let total = total.context("the input reader stopped")??;
+                tracing::debug!(total, "input read");
                 lock(&shared.writer).set_total(total);
             }
             () = resolve_timer, if resolve_at.is_some() && resolving.is_none() => {
