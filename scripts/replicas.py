@@ -310,10 +310,14 @@ def main():
             try:
                 rc = batch.wait(timeout=120)
             except subprocess.TimeoutExpired:
-                held = ", ".join(f"{r.name} {r.metric('sudoku_batch_items_in_flight'):g}" for r in replicas)
+                def items_held(replica):
+                    try:
+                        return f"{replica.metric('sudoku_batch_items_in_flight'):g}"
+                    except OSError as e:
+                        return f"unknown ({e})"
+                held = ", ".join(f"{r.name} {items_held(r)}" for r in replicas)
                 batch.kill()
                 batch.wait()
-                out.flush()
                 written = len(out_path.read_text().splitlines())
                 fail(f"the batch did not finish within 120 s of its last puzzle: {written} of {count} "
                      f"answers written, the feeder {'blocked' if feeder.is_alive() else 'done'}, "

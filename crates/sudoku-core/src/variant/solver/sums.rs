@@ -368,12 +368,14 @@ impl Sum {
                 }
             }
         }
-        let largest = largest_total(b, &self.cells);
-        if self.combos.is_none() && self.total <= i64::from(MAX_EXACT) && largest <= MAX_EXACT {
-            changed |= exact(b, &self.blocks, largest, 1u128 << self.total)?;
-        } else {
-            changed |= bound(b, &self.cells, self.total, self.total)?;
-        }
+        // A cage with its combinations needs only the bounds: its largest total is not looked for.
+        let largest = (self.combos.is_none() && self.total <= i64::from(MAX_EXACT))
+            .then(|| largest_total(b, &self.cells))
+            .filter(|&largest| largest <= MAX_EXACT);
+        changed |= match largest {
+            Some(largest) => exact(b, &self.blocks, largest, 1u128 << self.total)?,
+            None => bound(b, &self.cells, self.total, self.total)?,
+        };
         Ok(changed)
     }
 }
