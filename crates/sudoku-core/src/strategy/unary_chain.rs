@@ -12,8 +12,13 @@
 //! adjustment on the chain's candidates less two; the easiest (then shortest) chain of all is taken,
 //! as SE sorts its chains.
 
+mod closure;
+
 use std::fmt::Write as _;
 
+use petgraph::algo::TarjanScc;
+
+use self::closure::Closure;
 use super::{Context, Marks, Step, Technique, length_adjustment, longest_adjusted};
 use crate::candidates::{Board, Candidate, bit, values};
 
@@ -109,6 +114,8 @@ pub(super) struct Links {
     start: Vec<u32>,
     mid: Vec<u32>,
     to: Vec<u32>,
+    /// The nodes of the board's candidates, in order.
+    present: Vec<u32>,
 }
 
 impl Links {
@@ -118,11 +125,13 @@ impl Links {
         let mut start = Vec::with_capacity(nodes + 1);
         let mut mid = Vec::with_capacity(nodes);
         let mut to = Vec::with_capacity(nodes * 4);
+        let mut present = Vec::new();
         for id in 0..nodes {
             start.push(to.len() as u32);
             let (cell, value, _) = parts(n, id);
             let has = board.has(cell, value);
             if has {
+                present.push(id as u32);
                 cell_consequences(board, id, |next| to.push(next as u32));
             }
             mid.push(to.len() as u32);
@@ -131,7 +140,17 @@ impl Links {
             }
         }
         start.push(to.len() as u32);
-        Links { start, mid, to }
+        Links {
+            start,
+            mid,
+            to,
+            present,
+        }
+    }
+
+    /// The nodes of the board's candidates, in order: every node that has links.
+    pub(super) fn present(&self) -> &[u32] {
+        &self.present
     }
 
     /// How many nodes there are: every candidate, true and false.
@@ -140,6 +159,11 @@ impl Links {
     }
 
     pub(super) fn of(&self, id: usize, using: Using) -> impl Iterator<Item = usize> + '_ {
+        self.slice(id, using).iter().map(|&t| t as usize)
+    }
+
+    /// Node `id`'s consequences as `using` takes them.
+    fn slice(&self, id: usize, using: Using) -> &[u32] {
         let on = id % 2 == 1;
         let from = match using {
             Using::Units => self.mid[id],
@@ -149,9 +173,7 @@ impl Links {
             Using::Cells if !on => self.mid[id],
             _ => self.start[id + 1],
         };
-        self.to[from as usize..to as usize]
-            .iter()
-            .map(|&t| t as usize)
+        &self.to[from as usize..to as usize]
     }
 }
 
@@ -290,10 +312,16 @@ impl Reach {
 struct Scratch {
     /// The last chain search, or the search back from a cycle's start.
     reach: Reach,
+    /// The component search's tables.
+    scc: TarjanScc<u32>,
     /// Nodes looked at since the budget was last charged.
     work: u64,
     /// The nodes the current cycle search reached true.
     reached_on: Marks,
+    /// A cycle's cells; the candidates its true nodes see, then those that also see a false one.
+    on_cycle: Vec<usize>,
+    seen_on: Marks,
+    seen_both: Marks,
     /// A cycle search's reached nodes, each with its parent's index here.
     arena: Vec<Reached>,
     /// A cycle search's frontier: indices in `arena` of true nodes, then of false ones.
@@ -345,8 +373,12 @@ fn limit(base: u16, best: Option<&Found>, most: usize) -> usize {
 pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     let mut scratch = Scratch {
         reach: Reach::default(),
+        scc: TarjanScc::new(),
         work: 0,
         reached_on: Marks::default(),
+        on_cycle: Vec::new(),
+        seen_on: Marks::default(),
+        seen_both: Marks::default(),
         arena: Vec::new(),
         pending_on: Vec::new(),
         pending_off: Vec::new(),
@@ -379,6 +411,7 @@ fn search(
         let unit_links = using != Using::Cells;
         let chain_base = if cell_links { 70 } else { 66 };
         let cycle_base = if cell_links && unit_links { 70 } else { 65 };
+        let closure = Closure::new(links, using, &mut scratch.scc);
         for cell in 0..cells {
             let count = board.cands(cell).count_ones();
             if count < 2 || (!unit_links && count > 2) {
@@ -393,8 +426,14 @@ fn search(
                 let start = node(n, cell, value, true);
                 let limit_cycle = limit(cycle_base, best.as_ref(), most);
                 if limit_cycle >= 4
-                    && let Some((path, eliminations)) =
-                        cycle(board, (links, using), start, limit_cycle, scratch)
+                    && closure.as_ref().is_none_or(|c| c.on_cycle(start))
+                    && let Some((path, eliminations)) = cycle(
+                        board,
+                        (links, using, closure.as_ref()),
+                        start,
+                        limit_cycle,
+                        scratch,
+                    )
                 {
                     let complexity = path.len() - 1;
                     consider(
@@ -413,7 +452,12 @@ fn search(
                 }
                 for start in [start, start ^ 1] {
                     let limit = limit(chain_base, best.as_ref(), most);
-                    if limit < 4 || !reaches((links, using), start, limit, scratch) {
+                    if limit < 4
+                        || closure
+                            .as_ref()
+                            .is_some_and(|c| !c.reaches(start, start ^ 1))
+                        || !reaches((links, using), start, limit, scratch)
+                    {
                         continue;
                     }
                     let Some(path) = follow((links, using), start, limit, scratch) else {
@@ -441,35 +485,45 @@ fn search(
 /// cycle's cells that sees a true and a false candidate of its value on the cycle (the cycle holds
 /// either way round). Found as SE: breadth first, a false candidate reached again by another way
 /// kept unless it is an ancestor.
+///
+/// A node that cannot get back to `start` is not followed, and neither is anything it would have
+/// reached (none of which could get back either): where the pass has its closure, a node of
+/// another component than `start`'s; without it, a node too many links back to close a cycle
+/// within `limit`, by a search back from `start`'s opposite (see [`reaches`]).
 fn cycle(
     board: &Board,
-    (links, using): (&Links, Using),
+    (links, using, closure): (&Links, Using, Option<&Closure>),
     start: usize,
     limit: usize,
     scratch: &mut Scratch,
 ) -> Option<(Vec<usize>, Vec<Candidate>)> {
-    // How many links from each node back to `start`: as many as from `start`'s opposite to the
-    // node's (see [`reaches`]). A node too far back to close a cycle within `limit` is not
-    // followed, and neither is anything it would have reached.
-    scratch.reach.spread(
-        links.nodes(),
-        start ^ 1,
-        limit,
-        |id, push| links.of(id, using).for_each(push),
-        |_, _| false,
-    );
+    if closure.is_none() {
+        scratch.reach.spread(
+            links.nodes(),
+            start ^ 1,
+            limit,
+            |id, push| links.of(id, using).for_each(push),
+            |_, _| false,
+        );
+        scratch.work += scratch.reach.looked_at as u64;
+    }
     let Scratch {
         reach: back,
         reached_on,
+        on_cycle,
+        seen_on,
+        seen_both,
         work,
         arena,
         pending_on,
         pending_off,
+        ..
     } = scratch;
-    *work += back.looked_at as u64;
-    let closes = |id: usize, depth: usize| {
-        back.dist(id ^ 1)
-            .is_some_and(|d| depth + usize::from(d) <= limit)
+    let closes = |id: usize, depth: usize| match closure {
+        Some(closure) => closure.together(id, start),
+        None => back
+            .dist(id ^ 1)
+            .is_some_and(|d| depth + usize::from(d) <= limit),
     };
     reached_on.clear(links.nodes());
     // Every reached node with its parent's index in `arena`.
@@ -541,7 +595,9 @@ fn cycle(
                     up = arena[up].parent;
                 }
                 path.reverse();
-                if let Some(eliminations) = cycle_eliminations(board, &path) {
+                if let Some(eliminations) =
+                    cycle_eliminations(board, &path, (on_cycle, seen_on, seen_both))
+                {
                     return Some((path, eliminations));
                 }
             }
@@ -551,35 +607,48 @@ fn cycle(
     None
 }
 
-/// What the cycle `path` (start repeated at the end) removes, if anything.
-fn cycle_eliminations(board: &Board, path: &[usize]) -> Option<Vec<Candidate>> {
+/// What the cycle `path` (start repeated at the end) removes, if anything: the candidates off
+/// the cycle's cells that see a true node of their value on it and a false one, in order.
+/// The tables are for the cycle's cells and the candidates seen.
+fn cycle_eliminations(
+    board: &Board,
+    path: &[usize],
+    (on_cycle, seen_on, seen_both): (&mut Vec<usize>, &mut Marks, &mut Marks),
+) -> Option<Vec<Candidate>> {
     let n = board.n();
     let geo = board.geo();
-    let on_cycle: Vec<usize> = path.iter().map(|&id| parts(n, id).0).collect();
-    let mut forward = Vec::new();
-    let mut backward = Vec::new();
-    for &id in &path[1..] {
-        let (cell, value, on) = parts(n, id);
-        for unit in geo.all_units_of(cell) {
-            for peer in geo.cells_in(unit, board.positions(unit, value)) {
-                if peer != cell && !on_cycle.contains(&peer) {
-                    let c = Candidate { cell: peer, value };
-                    if on {
-                        forward.push(c);
-                    } else {
-                        backward.push(c);
+    on_cycle.clear();
+    on_cycle.extend(path.iter().map(|&id| parts(n, id).0));
+    let on_cycle = &*on_cycle;
+    let seen = |on: bool, found: &mut dyn FnMut(usize, u8)| {
+        for &id in &path[1..] {
+            let (cell, value, is_on) = parts(n, id);
+            if is_on != on {
+                continue;
+            }
+            for unit in geo.all_units_of(cell) {
+                for peer in geo.cells_in(unit, board.positions(unit, value)) {
+                    if !on_cycle.contains(&peer) {
+                        found(peer, value);
                     }
                 }
             }
         }
-    }
-    forward.sort_unstable();
-    forward.dedup();
-    backward.sort_unstable();
-    let both: Vec<Candidate> = forward
-        .into_iter()
-        .filter(|c| backward.binary_search(c).is_ok())
-        .collect();
+    };
+    let candidates = n * n * n;
+    seen_on.clear(candidates);
+    seen_both.clear(candidates);
+    seen(true, &mut |cell, value| {
+        seen_on.insert(cell * n + usize::from(value) - 1);
+    });
+    let mut both = Vec::new();
+    seen(false, &mut |cell, value| {
+        let c = cell * n + usize::from(value) - 1;
+        if seen_on.contains(c) && seen_both.insert(c) {
+            both.push(Candidate { cell, value });
+        }
+    });
+    both.sort_unstable();
     (!both.is_empty()).then_some(both)
 }
 
