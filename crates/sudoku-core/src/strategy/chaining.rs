@@ -526,30 +526,26 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                 if first.get(k) != Some(i) || !worth(k) {
                     continue;
                 }
+                // Every branch must reach it before any path is walked.
+                if branch[1..].iter().any(|other| other.get(k).is_none()) {
+                    continue;
+                }
                 let mut complexity = first.ancestors(i, &mut walk);
-                let mut all = true;
                 for other in &branch[1..] {
-                    match other.get(k) {
-                        Some(j) => complexity += other.ancestors(j, &mut walk),
-                        None => {
-                            all = false;
-                            break;
-                        }
+                    if let Some(j) = other.get(k) {
+                        complexity += other.ancestors(j, &mut walk);
                     }
                 }
-                let nested = walk.nested_complexity();
-                if all {
-                    complexity += nested;
-                    consider(
-                        Found {
-                            rating: rating(complexity),
-                            complexity,
-                            target: k,
-                            what: "every branch",
-                        },
-                        &mut best,
-                    );
-                }
+                complexity += walk.nested_complexity();
+                consider(
+                    Found {
+                        rating: rating(complexity),
+                        complexity,
+                        target: k,
+                        what: "every branch",
+                    },
+                    &mut best,
+                );
             }
         }
     }
