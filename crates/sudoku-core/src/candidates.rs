@@ -75,6 +75,8 @@ pub struct Geometry {
     extras: Vec<(u16, u8)>,
     /// The names of the extra units, from unit `3N` on.
     extra_names: Vec<String>,
+    /// `meets[a * 3N + b]`: the slots of row, column or region `a` whose cells lie in `b`.
+    meets: Vec<Mask>,
     /// The regions are a jigsaw's, not the shape's boxes.
     jigsaw: bool,
 }
@@ -148,6 +150,14 @@ impl Geometry {
                 unit_cells[usize::from(u) * n + usize::from(s)] = index as u16;
             }
         }
+        let mut meets = vec![0 as Mask; 9 * n * n];
+        for (units, slots) in cell_units.iter().zip(&cell_slots) {
+            for (&a, &slot) in units.iter().zip(slots) {
+                for &b in units {
+                    meets[usize::from(a) * 3 * n + usize::from(b)] |= 1 << slot;
+                }
+            }
+        }
         let mut unit_len = vec![n as u8; 3 * n];
         // Extra units: houses first, each set of cells once, none already a unit.
         let mut extra: Vec<ExtraUnit> = extra.into_iter().filter(|u| u.cells.len() > 1).collect();
@@ -211,8 +221,16 @@ impl Geometry {
             extra_start,
             extras,
             extra_names,
+            meets,
             jigsaw,
         }
+    }
+
+    /// The slots of `a` whose cells lie in `b`, both rows, columns or regions (units below
+    /// `3N`): none when they do not cross.
+    #[inline]
+    pub fn meet(&self, a: usize, b: usize) -> Mask {
+        self.meets[a * 3 * self.n + b]
     }
 
     /// The shape.
@@ -464,6 +482,39 @@ pub fn values(mask: Mask) -> impl Iterator<Item = u8> {
     bits(mask).map(|b| b as u8 + 1)
 }
 
+/// Sets or clears member `at` of the bit set `set`.
+#[inline]
+fn mark(set: &mut [u64], at: usize, member: bool) {
+    let (word, bit) = (at / 64, 1 << (at % 64));
+    if member {
+        set[word] |= bit;
+    } else {
+        set[word] &= !bit;
+    }
+}
+
+/// The members of the bit set `set` within `range`, in order.
+fn members(set: &[u64], range: std::ops::Range<usize>) -> impl Iterator<Item = usize> + '_ {
+    let words = range.start / 64..range.end.div_ceil(64);
+    set[words.clone()]
+        .iter()
+        .zip(words)
+        .flat_map(move |(&word, w)| {
+            let from = range.start.saturating_sub(w * 64).min(64);
+            let to = (range.end - w * 64).min(64);
+            let keep = (u64::MAX.checked_shl(from as u32).unwrap_or(0))
+                & (u64::MAX.checked_shr(64 - to as u32).unwrap_or(0));
+            let mut bits = word & keep;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let at = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    at
+                })
+            })
+        })
+}
+
 /// The mask bit of value `v`.
 #[inline]
 pub fn bit(v: u8) -> Mask {
@@ -480,6 +531,12 @@ pub struct Board {
     pos: Vec<Mask>,
     /// Values placed in each unit.
     placed: Vec<Mask>,
+    /// The units with one blank cell left, as a bit set of units, so the full houses are found
+    /// without a sweep.
+    one_blank: Vec<u64>,
+    /// The values with one place left in a unit, as a bit set indexed as `pos`, so the hidden
+    /// singles are found without a sweep.
+    one_place: Vec<u64>,
     empty: usize,
 }
 
@@ -497,27 +554,54 @@ impl Board {
         if grid.shape() != geo.shape {
             return None;
         }
+        // Built in three sweeps rather than by placing each given: the values placed in each
+        // unit, then each blank cell's candidates, then each unit's positions of each value
+        // (every value at once, without branches).
         let all: Mask = if n == 32 { !0 } else { (1 << n) - 1 };
-        let mut board = Board {
-            values: vec![0; n * n],
-            cands: vec![all; n * n],
-            pos: geo
-                .units()
-                .flat_map(|u| std::iter::repeat_n(geo.full_positions(u), n))
-                .collect(),
-            placed: vec![0; geo.units().len()],
-            empty: n * n,
-            geo,
-        };
-        for (cell, &v) in grid.cells().iter().enumerate() {
-            if v != 0 {
-                if board.cands[cell] & bit(v) == 0 {
+        let values = grid.cells().to_vec();
+        let mut placed = vec![0 as Mask; geo.units().len()];
+        for (cell, &v) in values.iter().enumerate().filter(|(_, v)| **v != 0) {
+            for unit in geo.all_units_of(cell) {
+                if placed[unit] & bit(v) != 0 {
                     return None;
                 }
-                board.place(cell, v);
+                placed[unit] |= bit(v);
             }
         }
-        Some(board)
+        let cands: Vec<Mask> = (0..n * n)
+            .map(|cell| match values[cell] {
+                0 => geo.all_units_of(cell).fold(all, |c, u| c & !placed[u]),
+                _ => 0,
+            })
+            .collect();
+        let mut pos = vec![0 as Mask; geo.units().len() * n];
+        for (unit, row) in pos.chunks_exact_mut(n).enumerate() {
+            for (slot, cell) in geo.cells_of(unit).enumerate() {
+                let (c, here) = (cands[cell], 1 << slot);
+                for (v, p) in row.iter_mut().enumerate() {
+                    *p |= if c & (1 << v) != 0 { here } else { 0 };
+                }
+            }
+        }
+        let mut one_blank = vec![0; geo.units().len().div_ceil(64)];
+        for unit in geo.units() {
+            let blanks = usize::from(geo.unit_len[unit]) - placed[unit].count_ones() as usize;
+            mark(&mut one_blank, unit, blanks == 1);
+        }
+        let mut one_place = vec![0; pos.len().div_ceil(64)];
+        for (at, &p) in pos.iter().enumerate() {
+            mark(&mut one_place, at, p.count_ones() == 1);
+        }
+        Some(Board {
+            empty: values.iter().filter(|&&v| v == 0).count(),
+            values,
+            cands,
+            pos,
+            placed,
+            one_blank,
+            one_place,
+            geo,
+        })
     }
 
     /// The layout.
@@ -554,6 +638,22 @@ impl Board {
     #[inline]
     pub fn placed(&self, unit: usize) -> Mask {
         self.placed[unit]
+    }
+
+    /// The units with one blank cell left, in order.
+    pub fn one_blank(&self) -> impl Iterator<Item = usize> + '_ {
+        members(&self.one_blank, 0..self.geo.units().len())
+    }
+
+    /// The values with one place left in a unit of `units`, in order of unit then value, as
+    /// `(unit, value)`: the hidden singles there.
+    pub fn one_place(
+        &self,
+        units: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, u8)> + '_ {
+        let n = self.geo.n;
+        members(&self.one_place, units.start * n..units.end * n)
+            .map(move |at| (at / n, (at % n) as u8 + 1))
     }
 
     /// Blank cells left in `unit`.
@@ -597,12 +697,24 @@ impl Board {
         let units = self.geo.cell_units[cell];
         let slots = self.geo.cell_slots[cell];
         for k in 0..3 {
-            self.pos[usize::from(units[k]) * n + usize::from(v) - 1] &= !(1 << slots[k]);
+            self.take_place(usize::from(units[k]) * n + usize::from(v) - 1, slots[k]);
         }
-        for &(unit, slot) in self.geo.extras_of(cell) {
-            self.pos[usize::from(unit) * n + usize::from(v) - 1] &= !(1 << slot);
+        for i in 0..self.geo.extras_of(cell).len() {
+            let (unit, slot) = self.geo.extras_of(cell)[i];
+            self.take_place(usize::from(unit) * n + usize::from(v) - 1, slot);
         }
         true
+    }
+
+    /// Takes `slot` from the positions `pos[at]`, keeping `one_place` in step.
+    #[inline]
+    fn take_place(&mut self, at: usize, slot: u8) {
+        let left = self.pos[at] & !(1 << slot);
+        self.pos[at] = left;
+        let one = u64::from(left != 0 && left & (left - 1) == 0);
+        if let Some(word) = self.one_place.get_mut(at / 64) {
+            *word = (*word & !(1 << (at % 64))) | one << (at % 64);
+        }
     }
 
     /// Puts `v` in the blank `cell` and removes `v` from its peers.
@@ -629,6 +741,8 @@ impl Board {
     fn take_from_unit(&mut self, unit: usize, v: u8) {
         let n = self.geo.n;
         self.placed[unit] |= bit(v);
+        let blanks = self.blanks(unit);
+        mark(&mut self.one_blank, unit, blanks == 1);
         // Only the cells that still hold `v` (the unit's positions of `v`, kept in step with the
         // candidates by `eliminate`) need visiting.
         let mut peers = self.pos[unit * n + usize::from(v) - 1];
@@ -671,5 +785,79 @@ impl Board {
         } else {
             (1 << self.geo.n) - 1
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The board as it is built by placing each given in turn on an empty board.
+    fn placed_one_by_one(geo: &Arc<Geometry>, grid: &Grid) -> Option<Board> {
+        let mut board = Board::on(geo.clone(), &Grid::empty(grid.shape()))?;
+        for (cell, &v) in grid.cells().iter().enumerate().filter(|(_, v)| **v != 0) {
+            if !board.has(cell, v) {
+                return None;
+            }
+            board.place(cell, v);
+        }
+        Some(board)
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn parts(board: &Board) -> (&[u8], &[Mask], &[Mask], &[Mask], &[u64], &[u64], usize) {
+        (
+            &board.values,
+            &board.cands,
+            &board.pos,
+            &board.placed,
+            &board.one_blank,
+            &board.one_place,
+            board.empty,
+        )
+    }
+
+    #[test]
+    fn a_board_is_what_placing_its_givens_one_by_one_makes() {
+        let nine = Shape::NINE;
+        let diagonal = ExtraUnit {
+            name: "the main diagonal".into(),
+            cells: (0..9).map(|i| i * 10).collect(),
+        };
+        let cage = ExtraUnit {
+            name: "a cage".into(),
+            cells: vec![2, 3, 12],
+        };
+        let layouts = [
+            Geometry::of(nine),
+            Geometry::with_units(nine, None, vec![diagonal, cage]).expect("a layout"),
+        ];
+        let puzzles = [
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+            ".....8.1...13..958...7....371......9.9.....3....92...4.3...7....59..1...4...6.3..",
+            "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
+            // Two 5s in the first row: no board.
+            "55...............................................................................",
+            // 1s on the diagonal and in the cage: a board on the plain layout only.
+            "1.......................................1........................................",
+            "..1.........1....................................................................",
+        ];
+        let mut boards = 0;
+        for geo in &layouts {
+            for text in puzzles {
+                let cells = text.bytes().map(|b| b.saturating_sub(b'0') % 10).collect();
+                let grid = Grid::from_cells(nine, cells).expect("81 cells");
+                let bulk = Board::on(geo.clone(), &grid);
+                let one_by_one = placed_one_by_one(geo, &grid);
+                assert_eq!(bulk.is_some(), one_by_one.is_some(), "{text}");
+                if let (Some(bulk), Some(one_by_one)) = (bulk, one_by_one) {
+                    assert_eq!(parts(&bulk), parts(&one_by_one), "{text}");
+                    boards += 1;
+                }
+            }
+        }
+        // Two puzzles on both layouts; Easter Monster (its diagonal repeats values) and the last
+        // two on the plain one only.
+        assert_eq!(boards, 7);
     }
 }

@@ -4,47 +4,42 @@
 use std::fmt::Write as _;
 
 use super::{Context, Step, Technique};
-use crate::candidates::{Board, Candidate, values};
+use crate::candidates::{Board, Candidate};
 
 /// The first hidden single in a box.
 pub fn find_in_box(board: &Board, ctx: &Context<'_>) -> Option<Step> {
     let n = board.n();
-    find_in(board, ctx, 2 * n..3 * n, 12)
+    find_in(board, ctx, std::iter::once(2 * n..3 * n), 12)
 }
 
 /// The first hidden single in a row or column, then in a variant's extra houses (rated as in a
 /// line).
 pub fn find_in_line(board: &Board, ctx: &Context<'_>) -> Option<Step> {
     let n = board.n();
-    find_in(board, ctx, (0..2 * n).chain(board.geo().extra_houses()), 15)
+    let extra = board.geo().extra_houses();
+    find_in(board, ctx, [0..2 * n, extra].into_iter(), 15)
 }
 
 fn find_in(
     board: &Board,
     ctx: &Context<'_>,
-    units: impl Iterator<Item = usize>,
+    units: impl Iterator<Item = std::ops::Range<usize>>,
     rating: u16,
 ) -> Option<Step> {
-    for unit in units {
-        for value in values(board.all() & !board.placed(unit)) {
-            let positions = board.positions(unit, value);
-            if positions.count_ones() == 1 {
-                let cell = board
-                    .geo()
-                    .cell_at(unit, positions.trailing_zeros() as usize);
-                return Some(single(
-                    board,
-                    ctx,
-                    unit,
-                    cell,
-                    value,
-                    rating,
-                    Technique::HiddenSingle,
-                ));
-            }
-        }
-    }
-    None
+    let (unit, value) = units.flat_map(|range| board.one_place(range)).next()?;
+    let positions = board.positions(unit, value);
+    let cell = board
+        .geo()
+        .cell_at(unit, positions.trailing_zeros() as usize);
+    Some(single(
+        board,
+        ctx,
+        unit,
+        cell,
+        value,
+        rating,
+        Technique::HiddenSingle,
+    ))
 }
 
 /// The step placing `value` in `cell`, its only place in `unit`.

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::{Context, Step, Technique, write_eliminations};
-use crate::candidates::{Board, Candidate, Mask, bits, values};
+use crate::candidates::{Board, Candidate, UnitKind, values};
 
 /// The first pointing whose eliminations leave a hidden single in another box the line crosses.
 pub fn find_direct_pointing(board: &Board, ctx: &Context<'_>) -> Option<Step> {
@@ -33,44 +33,34 @@ fn direct(
     targets: std::ops::Range<usize>,
 ) -> Option<Step> {
     let geo = board.geo();
-    let pointing = geo.kind(sources.start) == crate::candidates::UnitKind::Box;
+    let pointing = geo.kind(sources.start) == UnitKind::Box;
+    // Which of a cell's row, column and region the target is.
+    let target_kind = geo.kind(targets.start) as usize;
     for value in values(board.all()) {
         for source in sources.clone() {
             let positions = board.positions(source, value);
-            if positions.count_ones() < 2 {
+            if positions & positions.wrapping_sub(1) == 0 {
                 continue;
             }
-            let mut cells = geo.cells_in(source, positions);
-            let Some(first) = cells.next() else { continue };
-            let Some(target) = geo
-                .units_of(first)
-                .into_iter()
-                .find(|u| targets.contains(u))
-            else {
-                continue;
-            };
-            if !geo
-                .cells_in(source, positions)
-                .all(|c| geo.units_of(c).contains(&target))
-            {
+            let first = geo.cell_at(source, positions.trailing_zeros() as usize);
+            let target = geo.units_of(first)[target_kind];
+            if positions & !geo.meet(source, target) != 0 {
                 continue;
             }
-            let in_target = |c: usize| geo.units_of(c).contains(&target);
-            // Each other source-kind unit the target crosses, in order (bit `u - sources.start`).
-            let others = geo
-                .cells_of(target)
-                .filter_map(|c| geo.units_of(c).into_iter().find(|u| sources.contains(u)))
-                .filter(|&u| u != source)
-                .fold(0 as Mask, |set, u| set | 1 << (u - sources.start));
-            for other in bits(others).map(|b| sources.start + b) {
+            // Each other source-kind unit the target crosses, in order.
+            let others = sources
+                .clone()
+                .filter(|&u| u != source && geo.meet(target, u) != 0);
+            for other in others {
                 let there = board.positions(other, value);
                 if there.count_ones() < 2 {
                     continue;
                 }
-                let mut left = geo.cells_in(other, there).filter(|&c| !in_target(c));
-                let (Some(cell), None) = (left.next(), left.next()) else {
+                let left = there & !geo.meet(other, target);
+                if left.count_ones() != 1 {
                     continue;
-                };
+                }
+                let cell = geo.cell_at(other, left.trailing_zeros() as usize);
                 let (technique, rating) = if pointing {
                     (Technique::DirectPointing, 17)
                 } else {
@@ -80,8 +70,10 @@ fn direct(
                 // Sudoku Explainer's direct step places the single only: the eliminations that
                 // lead to it are reasoning, not applied (a later step may need them again).
                 let removed: Vec<Candidate> = geo
-                    .cells_in(target, board.positions(target, value))
-                    .filter(|c| !geo.units_of(*c).contains(&source))
+                    .cells_in(
+                        target,
+                        board.positions(target, value) & !geo.meet(target, source),
+                    )
                     .map(|cell| Candidate { cell, value })
                     .collect();
                 step.evidence = geo
