@@ -364,7 +364,8 @@ fn walk(
     let mut board = Board::on(geo.clone(), puzzle).ok_or(GradeError::WrongSolution)?;
     let mut ctx = options.context(solution);
     ctx.ceiling = ceiling;
-    let mut steps = Vec::new();
+    // Most steps place a value: about one step a blank cell.
+    let mut steps = Vec::with_capacity(board.empty());
     loop {
         let step = match next_step(&board, &mut ctx) {
             Ok(Some(step)) => step,

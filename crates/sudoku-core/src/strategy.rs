@@ -25,6 +25,8 @@ pub mod xyz_wing;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use smallvec::SmallVec;
+
 use crate::candidates::{Board, Candidate};
 
 /// A solving technique, in the order the engine tries them (easiest first).
@@ -178,8 +180,8 @@ pub struct Step {
     pub technique: Technique,
     /// The rating on the Sudoku Explainer scale, in tenths (23 is 2.3).
     pub rating: u16,
-    /// The cells this step fills.
-    pub placements: Vec<Candidate>,
+    /// The cells this step fills: one for most steps, kept inline rather than allocated.
+    pub placements: SmallVec<[Candidate; 1]>,
     /// The candidates this step removes.
     pub eliminations: Vec<Candidate>,
     /// The candidates the reasoning rests on.
@@ -195,7 +197,7 @@ impl Step {
         Step {
             technique,
             rating,
-            placements: Vec::new(),
+            placements: SmallVec::new(),
             eliminations: Vec::new(),
             evidence: Vec::new(),
             text: String::new(),
