@@ -493,6 +493,15 @@ fn mark(set: &mut [u64], at: usize, member: bool) {
     }
 }
 
+/// The bit set whose members are where `members` is true.
+fn set_of(members: impl ExactSizeIterator<Item = bool>) -> Vec<u64> {
+    let mut set = vec![0; members.len().div_ceil(64)];
+    for (at, member) in members.enumerate() {
+        set[at / 64] |= u64::from(member) << (at % 64);
+    }
+    set
+}
+
 /// The members of the bit set `set` within `range`, in order.
 fn members(set: &[u64], range: std::ops::Range<usize>) -> impl Iterator<Item = usize> + '_ {
     let words = range.start / 64..range.end.div_ceil(64);
@@ -583,15 +592,11 @@ impl Board {
                 }
             }
         }
-        let mut one_blank = vec![0; geo.units().len().div_ceil(64)];
-        for unit in geo.units() {
-            let blanks = usize::from(geo.unit_len[unit]) - placed[unit].count_ones() as usize;
-            mark(&mut one_blank, unit, blanks == 1);
-        }
-        let mut one_place = vec![0; pos.len().div_ceil(64)];
-        for (at, &p) in pos.iter().enumerate() {
-            mark(&mut one_place, at, p.count_ones() == 1);
-        }
+        let one_blank = set_of(
+            geo.units()
+                .map(|u| usize::from(geo.unit_len[u]) == placed[u].count_ones() as usize + 1),
+        );
+        let one_place = set_of(pos.iter().map(|p| p.count_ones() == 1));
         Some(Board {
             empty: values.iter().filter(|&&v| v == 0).count(),
             values,
