@@ -401,13 +401,16 @@ fn summarize(steps: Vec<Step>, exhausted: bool) -> Grade {
         .max()
         .unwrap_or(0);
     let guessed = steps.iter().any(|s| s.technique == Technique::Guess);
-    let mut counts: Vec<(Technique, u32)> = Vec::new();
-    for technique in Technique::ALL {
-        let count = steps.iter().filter(|s| s.technique == technique).count() as u32;
-        if count > 0 {
-            counts.push((technique, count));
-        }
+    // Techniques are declared in the order of `ALL`.
+    let mut tally = [0u32; Technique::ALL.len()];
+    for step in &steps {
+        tally[step.technique as usize] += 1;
     }
+    let counts = Technique::ALL
+        .into_iter()
+        .zip(tally)
+        .filter(|&(_, count)| count > 0)
+        .collect();
     Grade {
         difficulty: Difficulty::of(rating, guessed),
         rating,

@@ -104,7 +104,7 @@ pub enum Technique {
 }
 
 impl Technique {
-    /// Every technique, in order of difficulty.
+    /// Every technique, in order of difficulty (the order they are declared in).
     pub const ALL: [Technique; 29] = [
         Technique::FullHouse,
         Technique::HiddenSingle,
@@ -491,5 +491,12 @@ mod tests {
             .map(|&l| length_adjustment(l))
             .collect();
         assert_eq!(got, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]);
+    }
+
+    #[test]
+    fn techniques_are_declared_in_the_order_of_all() {
+        for (i, technique) in Technique::ALL.into_iter().enumerate() {
+            assert_eq!(technique as usize, i, "{technique:?}");
+        }
     }
 }
