@@ -144,7 +144,49 @@ impl Walk {
     }
 }
 
+/// A follow's working space, kept across follows: its queues, what one node leads to, and the
+/// closures done with, whose tables the next follows take over.
+#[derive(Default)]
+struct Scratch {
+    pending_on: VecDeque<u32>,
+    pending_off: VecDeque<u32>,
+    /// The consequences of one node: keys, their parents in `made_parents`, and the nested chain
+    /// (index in [`Closure::chains`]) they follow from, or `NONE`.
+    made: Vec<(usize, usize, usize, u32)>,
+    made_parents: Vec<u32>,
+    spare: Vec<Closure>,
+}
+
 impl Closure {
+    /// An empty closure over `keys` keys.
+    fn new(keys: usize) -> Closure {
+        Closure {
+            nodes: Vec::new(),
+            parents: Vec::new(),
+            index: vec![UNREACHED; keys],
+            contradiction: None,
+            scans: 0,
+            nested_work: 0,
+            nested: Vec::new(),
+            chains: Vec::new(),
+        }
+    }
+
+    /// This closure's tables, emptied for another follow: only the keys it reached are reset.
+    fn emptied(mut self) -> Closure {
+        for &(key, _) in &self.nodes {
+            self.index[key as usize] = UNREACHED;
+        }
+        self.nodes.clear();
+        self.parents.clear();
+        self.contradiction = None;
+        self.scans = 0;
+        self.nested_work = 0;
+        self.nested.clear();
+        self.chains.clear();
+        self
+    }
+
     fn parents_of(&self, at: u32) -> &[u32] {
         let from = self.nodes[at as usize].1 as usize;
         let to = self
@@ -189,35 +231,39 @@ impl Closure {
 
 /// Follows `start` on `board` as SE's chaining does: true nodes first, one false node when none is
 /// pending, until nothing more follows or a candidate is reached both ways.
-fn follow(board: &Board, kind: Kind, start: usize, searches: &mut nested::Searches) -> Closure {
-    let n = board.n();
-    let geo = board.geo();
+fn follow(
+    board: &Board,
+    kind: Kind,
+    start: usize,
+    searches: &mut nested::Searches,
+    scratch: &mut Scratch,
+) -> Closure {
     // The dynamic kinds take candidates off `work`, a copy.
     let mut work = kind.dynamic().then(|| board.clone());
-    let mut c = Closure {
-        nodes: Vec::new(),
-        parents: Vec::new(),
-        index: vec![UNREACHED; n * n * n * 2],
-        contradiction: None,
-        scans: 0,
-        nested_work: 0,
-        nested: Vec::new(),
-        chains: Vec::new(),
+    let n = board.n();
+    let geo = board.geo();
+    let mut c = match scratch.spare.pop() {
+        Some(spare) => spare.emptied(),
+        None => Closure::new(n * n * n * 2),
     };
     // The board of the last nested search: a new one need only follow strong links made since.
     let mut last_nested: Option<Board> = None;
     c.push(start, &[]);
     c.index[start] = 0;
-    let (mut pending_on, mut pending_off) = (VecDeque::new(), VecDeque::new());
+    let Scratch {
+        pending_on,
+        pending_off,
+        made,
+        made_parents,
+        ..
+    } = scratch;
+    pending_on.clear();
+    pending_off.clear();
     if start % 2 == 1 {
         pending_on.push_back(0u32);
     } else {
         pending_off.push_back(0u32);
     }
-    // The consequences of one node: keys, their parents in `made_parents`, and the nested chain
-    // (index in `c.chains`) they follow from, or `NONE`.
-    let mut made: Vec<(usize, usize, usize, u32)> = Vec::new();
-    let mut made_parents: Vec<u32> = Vec::new();
     loop {
         made.clear();
         made_parents.clear();
@@ -343,7 +389,7 @@ fn follow(board: &Board, kind: Kind, start: usize, searches: &mut nested::Search
         } else {
             return c;
         };
-        for &(k, from, len, chain) in &made {
+        for &(k, from, len, chain) in made.iter() {
             let parents = &made_parents[from..from + len];
             if let Some(opposite) = c.get(k ^ 1) {
                 let new = c.push(k, parents);
@@ -388,6 +434,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
     let mut best: Option<Found> = None;
     let mut walk = Walk::default();
     let mut searches = nested::Searches::default();
+    let mut scratch = Scratch::default();
     let consider = |found: Found, best: &mut Option<Found>| {
         if best
             .as_ref()
@@ -410,7 +457,13 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             continue;
         }
         for value in values(board.cands(cell)) {
-            let on = follow(board, kind, key(n, cell, value, true), &mut searches);
+            let on = follow(
+                board,
+                kind,
+                key(n, cell, value, true),
+                &mut searches,
+                &mut scratch,
+            );
             // Static chains use no contradiction: their false branch is not needed.
             let off = if kind == Kind::Multiple {
                 None
@@ -420,6 +473,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                     kind,
                     key(n, cell, value, false),
                     &mut searches,
+                    &mut scratch,
                 ))
             };
             // About twenty candidates looked at for each node reached, a few thousand for each
@@ -482,7 +536,13 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                     }
                 }
             }
-            on_closures[cell * n + usize::from(value) - 1] = Some(on);
+            // Nishio has no cell or unit forcing, which keep the true branches.
+            if kind == Kind::Nishio {
+                scratch.spare.push(on);
+            } else {
+                on_closures[cell * n + usize::from(value) - 1] = Some(on);
+            }
+            scratch.spare.extend(off);
         }
     }
     if kind != Kind::Nishio {
