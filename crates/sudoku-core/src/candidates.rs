@@ -482,15 +482,12 @@ pub fn values(mask: Mask) -> impl Iterator<Item = u8> {
     bits(mask).map(|b| b as u8 + 1)
 }
 
-/// Sets or clears member `at` of the bit set `set`.
+/// Sets or clears member `at` of the bit set `set`, without a branch: the eliminations keep
+/// their sets this way, and whether a member goes in or out is seldom predictable.
 #[inline]
 fn mark(set: &mut [u64], at: usize, member: bool) {
-    let (word, bit) = (at / 64, 1 << (at % 64));
-    if member {
-        set[word] |= bit;
-    } else {
-        set[word] &= !bit;
-    }
+    let word = &mut set[at / 64];
+    *word = (*word & !(1 << (at % 64))) | u64::from(member) << (at % 64);
 }
 
 /// The bit set whose members are where `members` is true.
@@ -508,12 +505,8 @@ fn members(set: &[u64], range: std::ops::Range<usize>) -> impl Iterator<Item = u
     set[words.clone()]
         .iter()
         .zip(words)
-        .flat_map(move |(&word, w)| {
-            let from = range.start.saturating_sub(w * 64).min(64);
-            let to = (range.end - w * 64).min(64);
-            let keep = (u64::MAX.checked_shl(from as u32).unwrap_or(0))
-                & (u64::MAX.checked_shr(64 - to as u32).unwrap_or(0));
-            let mut bits = word & keep;
+        .flat_map(|(&word, w)| {
+            let mut bits = word;
             std::iter::from_fn(move || {
                 (bits != 0).then(|| {
                     let at = w * 64 + bits.trailing_zeros() as usize;
@@ -522,6 +515,8 @@ fn members(set: &[u64], range: std::ops::Range<usize>) -> impl Iterator<Item = u
                 })
             })
         })
+        .skip_while(move |&at| at < range.start)
+        .take_while(move |&at| at < range.end)
 }
 
 /// The mask bit of value `v`.
@@ -716,10 +711,7 @@ impl Board {
     fn take_place(&mut self, at: usize, slot: u8) {
         let left = self.pos[at] & !(1 << slot);
         self.pos[at] = left;
-        let one = u64::from(left != 0 && left & (left - 1) == 0);
-        if let Some(word) = self.one_place.get_mut(at / 64) {
-            *word = (*word & !(1 << (at % 64))) | one << (at % 64);
-        }
+        mark(&mut self.one_place, at, left.count_ones() == 1);
     }
 
     /// Puts `v` in the blank `cell` and removes `v` from its peers.
