@@ -21,9 +21,6 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
 
-use sudoku_core::grid::Grid;
-use sudoku_core::solver::Verdict;
-
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
 use crate::pool::{Pool, StopReason, Ticket, UnaryJob};
@@ -154,24 +151,17 @@ impl Sudoku {
         }
     }
 
-    /// Runs Grade's or Hint's `work` on the pool with the puzzle's unique solution, or the verdict
-    /// that says why it has none: both start from a proved-unique puzzle (classic or variant),
-    /// within the server's default guess budget.
-    async fn run_on_solution<T: Send + 'static>(
+    /// Runs Grade's or Hint's `work` on the pool, given the server's default guess budget for
+    /// proving the puzzle (classic or variant) unique, and the call's stop flag.
+    async fn run_logic<T: Send + 'static>(
         &self,
         deadline: Option<Instant>,
         read: LogicRead,
-        work: impl FnOnce(&LogicRead, Result<Grid, Verdict>, &AtomicBool) -> Result<T, RpcError>
-        + Send
-        + 'static,
+        work: impl FnOnce(&LogicRead, u64, &AtomicBool) -> Result<T, RpcError> + Send + 'static,
     ) -> Result<T, RpcError> {
         let max_guesses = self.limits.default_max_guesses;
         self.run_unary(deadline, move |cancel| {
-            let result = read
-                .layout
-                .unique_solution(max_guesses, Some(cancel))
-                .map_err(RpcError::from)
-                .and_then(|solution| work(&read, solution, cancel));
+            let result = work(&read, max_guesses, cancel);
             // An error after the flag was raised is the flag's doing: the pool counts it as cut off.
             match result {
                 Err(_) if cancel.load(std::sync::atomic::Ordering::Acquire) => None,

@@ -416,11 +416,10 @@ fn grade_lines(
     symbol: &dyn Fn(u8) -> String,
     options: &Options<'_>,
 ) -> anyhow::Result<Vec<String>> {
-    let solution = match layout.unique_solution(u64::MAX, None)? {
-        Ok(solution) => solution,
+    let grade = match layout.grade_unique(u64::MAX, options)? {
+        Ok(grade) => grade,
         Err(verdict) => return Ok(vec![not_unique(verdict.into())]),
     };
-    let grade = layout.grade(&solution, options)?;
     let mut lines = vec![output::grade_line(
         WireVerdict::Unique,
         grade.difficulty.into(),

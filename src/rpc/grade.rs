@@ -1,6 +1,6 @@
 //! Grade: the core's logic engine rates a puzzle the way people solve it. The request is read as
-//! Solve reads one (a variant with unit rules too, graded on its own units), the puzzle is proved
-//! unique first, and the engine runs on the pool with the call's stop flag and an effort budget.
+//! Solve reads one (a variant with unit rules too, graded on its own units), the engine runs on the
+//! pool with the call's stop flag and an effort budget, and the puzzle is proved unique on the way.
 
 use sudoku_core::grader::{self, Options};
 use tonic::{Request, Response, Status};
@@ -19,25 +19,24 @@ pub(super) async fn grade(
     let read = wire::logic_input(&request).map_err(RpcError::from)?;
     let explain = request.include_steps;
     let answer = service
-        .run_on_solution(deadline, read, move |read, solution, cancel| {
+        .run_logic(deadline, read, move |read, max_guesses, cancel| {
             let puzzle = &read.layout.puzzle;
             let mut response = GradeResponse {
                 clues: puzzle.givens() as u32,
                 ..Default::default()
-            };
-            let solution = match solution {
-                Ok(solution) => solution,
-                Err(verdict) => {
-                    response.verdict = proto::Verdict::from(verdict).into();
-                    return Ok(response);
-                }
             };
             let options = Options {
                 explain,
                 budget: grader::DEFAULT_BUDGET,
                 cancel: Some(cancel),
             };
-            let grade = read.layout.grade(&solution, &options)?;
+            let grade = match read.layout.grade_unique(max_guesses, &options)? {
+                Ok(grade) => grade,
+                Err(verdict) => {
+                    response.verdict = proto::Verdict::from(verdict).into();
+                    return Ok(response);
+                }
+            };
             response.verdict = proto::Verdict::Unique.into();
             response.difficulty = proto::Difficulty::from(grade.difficulty).into();
             response.rating = wire::rating(grade.rating);

@@ -24,9 +24,9 @@ pub(super) async fn hint(
         read.read_board(&request.progress).map_err(RpcError::from)?
     };
     let answer = service
-        .run_on_solution(deadline, read, move |read, solution, cancel| {
+        .run_logic(deadline, read, move |read, max_guesses, cancel| {
             let mut response = HintResponse::default();
-            let solution = match solution {
+            let solution = match read.layout.unique_solution(max_guesses, Some(cancel))? {
                 Ok(solution) => solution,
                 Err(verdict) => {
                     response.verdict = proto::Verdict::from(verdict).into();

@@ -492,9 +492,18 @@ fn mark(set: &mut [u64], at: usize, member: bool) {
 
 /// The bit set whose members are where `members` is true.
 fn set_of(members: impl ExactSizeIterator<Item = bool>) -> Vec<u64> {
-    let mut set = vec![0; members.len().div_ceil(64)];
+    let len = members.len();
+    let mut set = Vec::with_capacity(len.div_ceil(64));
+    // Each word is gathered in a register and stored once.
+    let mut word = 0;
     for (at, member) in members.enumerate() {
-        set[at / 64] |= u64::from(member) << (at % 64);
+        word |= u64::from(member) << (at % 64);
+        if at % 64 == 63 {
+            set.push(std::mem::take(&mut word));
+        }
+    }
+    if !len.is_multiple_of(64) {
+        set.push(word);
     }
     set
 }
@@ -714,10 +723,10 @@ impl Board {
         mark(&mut self.one_place, at, left.count_ones() == 1);
     }
 
-    /// Puts `v` in the blank `cell` and removes `v` from its peers.
-    pub fn place(&mut self, cell: usize, v: u8) {
+    /// Puts `v` in the blank `cell` and removes `v` from its peers; false if `cell` was not blank.
+    pub fn place(&mut self, cell: usize, v: u8) -> bool {
         if self.values[cell] != 0 {
-            return;
+            return false;
         }
         for other in values(self.cands[cell]) {
             self.eliminate(cell, other);
@@ -731,6 +740,7 @@ impl Board {
             let unit = self.geo.extras_of(cell)[i].0;
             self.take_from_unit(usize::from(unit), v);
         }
+        true
     }
 
     /// Marks `v` placed in `unit` and removes it from the unit's other cells.
@@ -751,14 +761,16 @@ impl Board {
         }
     }
 
-    /// Applies a step's eliminations and placements.
-    pub fn apply(&mut self, placements: &[Candidate], eliminations: &[Candidate]) {
+    /// Applies a step's eliminations and placements; false if they changed nothing.
+    pub fn apply(&mut self, placements: &[Candidate], eliminations: &[Candidate]) -> bool {
+        let mut changed = false;
         for c in eliminations {
-            self.eliminate(c.cell, c.value);
+            changed |= self.eliminate(c.cell, c.value);
         }
         for c in placements {
-            self.place(c.cell, c.value);
+            changed |= self.place(c.cell, c.value);
         }
+        changed
     }
 
     /// True when the board cannot be completed: a blank cell without candidates, or a house where a

@@ -48,14 +48,15 @@ pub struct Options<'a> {
 }
 
 impl<'a> Options<'a> {
-    /// A fresh search context for a puzzle whose unique solution is `solution`.
-    pub(crate) fn context<'b>(&self, solution: &'b Grid) -> Context<'b>
+    /// A fresh search context for a puzzle whose unique solution is `solution` (row-major; empty
+    /// where it is not known yet, which only a guess would need).
+    pub(crate) fn context<'b>(&self, solution: &'b [u8]) -> Context<'b>
     where
         'a: 'b,
     {
         Context {
             explain: self.explain,
-            solution: solution.cells(),
+            solution,
             budget: self.budget,
             nested_budget: self.budget / NESTED_SHARE,
             exhausted: false,
@@ -248,7 +249,8 @@ fn rule_out(ctx: &Context<'_>, lowest: u16) -> Result<(), Stopped> {
 /// [`next_step`] without the last check against the ceiling.
 fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopped> {
     ctx.check_cancel()?;
-    let simple: [fn(&Board, &Context<'_>) -> Option<Step>; 9] = [
+    // The singles and the direct techniques, up to 2.5.
+    let singles: [fn(&Board, &Context<'_>) -> Option<Step>; 8] = [
         full_house::find,
         hidden_single::find_in_box,
         hidden_single::find_in_line,
@@ -257,9 +259,10 @@ fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopp
         |b, c| hidden_subset::find(b, c, 2, true),
         naked_single::find,
         |b, c| hidden_subset::find(b, c, 3, true),
-        locked_candidates::find_pointing,
     ];
-    let more: [fn(&Board, &Context<'_>) -> Option<Step>; 14] = [
+    // Then up to 4.4: the last techniques that assume nothing of the puzzle.
+    let basic: [fn(&Board, &Context<'_>) -> Option<Step>; 10] = [
+        locked_candidates::find_pointing,
         locked_candidates::find_claiming,
         |b, c| naked_subset::find(b, c, 2),
         |b, c| fish::find(b, c, 2),
@@ -269,6 +272,9 @@ fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopp
         |b, c| hidden_subset::find(b, c, 3, false),
         xy_wing::find,
         xyz_wing::find,
+    ];
+    // From the unique rectangles on, 4.5 and up.
+    let harder: [fn(&Board, &Context<'_>) -> Option<Step>; 5] = [
         unique_rectangle::find,
         |b, c| naked_subset::find(b, c, 4),
         |b, c| fish::find(b, c, 4),
@@ -278,10 +284,17 @@ fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopp
     if board.is_solved() {
         return Ok(None);
     }
-    for finder in simple.iter().chain(&more) {
-        if let Some(step) = finder(board, ctx) {
+    for (finders, next) in [
+        (&singles[..], SINGLES_CEILING + 1),
+        (&basic[..], unique_rectangle::RATING),
+    ] {
+        if let Some(step) = finders.iter().find_map(|finder| finder(board, ctx)) {
             return Ok(Some(step));
         }
+        rule_out(ctx, next)?;
+    }
+    if let Some(step) = harder.iter().find_map(|finder| finder(board, ctx)) {
+        return Ok(Some(step));
     }
     ctx.check_cancel()?;
     // The chains as Sudoku Explainer's "Forcing Chains & Cycles": the easiest of the forcing X- and
@@ -349,6 +362,44 @@ pub fn grade_on(
     walk(geo, puzzle, solution, options, u16::MAX)
 }
 
+/// Grades `puzzle` on `geo`, proving it unique on the way, or gives the verdict that says why it
+/// has no unique solution. The singles and direct techniques (up to [`SINGLES_CEILING`]) assume
+/// nothing of the puzzle, so a path of them that fills the grid validly proves it unique without a
+/// search; otherwise `prove` (the solver) gives the unique solution or the verdict, and the path
+/// goes on from where it stopped.
+pub fn grade_proving(
+    geo: &Arc<Geometry>,
+    puzzle: &Grid,
+    options: &Options<'_>,
+    prove: impl FnOnce() -> Result<Result<Grid, Verdict>, GradeError>,
+) -> Result<Result<Grade, Verdict>, GradeError> {
+    let Some(mut path) = Path::start(geo, puzzle) else {
+        // Clashing givens: the solver's verdict says so.
+        return match prove()? {
+            Ok(_) => Err(GradeError::WrongSolution),
+            Err(verdict) => Ok(Err(verdict)),
+        };
+    };
+    let mut ctx = options.context(&[]);
+    ctx.ceiling = SINGLES_CEILING;
+    match path.go(&mut ctx) {
+        Err(Stopped::Cancelled) => return Err(GradeError::Cancelled),
+        Ok(()) if geo.solves(puzzle, &path.board.grid()) => return Ok(Ok(path.grade(false))),
+        _ => {}
+    }
+    let solution = match prove()? {
+        Ok(solution) => solution,
+        Err(verdict) => return Ok(Err(verdict)),
+    };
+    go_on(path, &mut options.context(solution.cells())).map(Ok)
+}
+
+/// The highest rating (tenths) of the singles and the direct techniques: the walk
+/// [`grade_proving`] takes before it proves uniqueness, as their searches cost little even on a
+/// board with many solutions. (Every technique below the unique rectangles assumes nothing of the
+/// puzzle, but on such a board the others cost more than the solver's proof.)
+pub const SINGLES_CEILING: u16 = 25;
+
 /// The path from `puzzle` to its `solution` on `geo`, step by step, and its grade; stopped once
 /// a step must be rated above `ceiling`.
 fn walk(
@@ -361,25 +412,57 @@ fn walk(
     if !geo.solves(puzzle, solution) {
         return Err(GradeError::WrongSolution);
     }
-    let mut board = Board::on(geo.clone(), puzzle).ok_or(GradeError::WrongSolution)?;
-    let mut ctx = options.context(solution);
+    let path = Path::start(geo, puzzle).ok_or(GradeError::WrongSolution)?;
+    let mut ctx = options.context(solution.cells());
     ctx.ceiling = ceiling;
-    // Most steps place a value: about one step a blank cell.
-    let mut steps = Vec::with_capacity(board.empty());
-    loop {
-        let step = match next_step(&board, &mut ctx) {
-            Ok(Some(step)) => step,
-            Ok(None) => break,
-            Err(Stopped::AboveCeiling) => return Err(GradeError::AboveCeiling(ceiling)),
-            Err(Stopped::Cancelled) => return Err(GradeError::Cancelled),
-        };
-        board.apply(&step.placements, &step.eliminations);
-        steps.push(step);
-    }
-    if !board.is_solved() {
+    go_on(path, &mut ctx).map_err(|e| match e {
+        GradeError::AboveCeiling(_) => GradeError::AboveCeiling(ceiling),
+        e => e,
+    })
+}
+
+/// Walks `path` on to the solved board and grades it.
+fn go_on(mut path: Path, ctx: &mut Context<'_>) -> Result<Grade, GradeError> {
+    path.go(ctx)?;
+    if !path.board.is_solved() {
         return Err(GradeError::WrongSolution);
     }
-    Ok(summarize(steps, ctx.exhausted))
+    Ok(path.grade(ctx.exhausted))
+}
+
+/// A path under way: the board it has reached and the steps that led there.
+struct Path {
+    board: Board,
+    steps: Vec<Step>,
+}
+
+impl Path {
+    /// The start of a path on `puzzle`'s board; `None` when two givens clash.
+    fn start(geo: &Arc<Geometry>, puzzle: &Grid) -> Option<Path> {
+        let board = Board::on(geo.clone(), puzzle)?;
+        // Most steps place a value: about one step a blank cell.
+        let steps = Vec::with_capacity(board.empty());
+        Some(Path { board, steps })
+    }
+
+    /// Takes the easiest step each time, until the board is solved or nothing applies (the board
+    /// is then left where it is, for a later walk to go on from).
+    fn go(&mut self, ctx: &mut Context<'_>) -> Result<(), Stopped> {
+        while let Some(step) = next_step(&self.board, ctx)? {
+            // A step that changes nothing would come again forever; only a broken board (a
+            // puzzle without a solution, before it is proved unique) could give one.
+            if !self.board.apply(&step.placements, &step.eliminations) {
+                break;
+            }
+            self.steps.push(step);
+        }
+        Ok(())
+    }
+
+    /// The grade of the path so far; `exhausted` says the budget ran out on the way.
+    fn grade(self, exhausted: bool) -> Grade {
+        summarize(self.steps, exhausted)
+    }
 }
 
 /// The grade of a path.

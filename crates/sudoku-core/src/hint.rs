@@ -70,7 +70,7 @@ pub fn hint_on(
         return Ok(Hint::Solved);
     }
     let mut board = Board::on(geo.clone(), &board_grid).ok_or(GradeError::WrongSolution)?;
-    let mut ctx = options.context(solution);
+    let mut ctx = options.context(solution.cells());
     let mut steps = Vec::new();
     while let Some(step) = next_step(&board, &mut ctx)? {
         board.apply(&step.placements, &step.eliminations);

@@ -651,3 +651,89 @@ fn a_ceiling_keeps_the_grade_below_it_and_stops_above_it() {
     }
     assert!(below > 100 && above > 100, "{below} below, {above} above");
 }
+
+/// Grading that proves uniqueness on the way agrees with the solver on every kind of puzzle:
+/// unique ones (the same path as grading with the solution), several solutions (givens taken
+/// away) and none (a given changed, clashing or not), classic and unit variants on 4x4, 6x6 and
+/// 9x9; the easy techniques' walk on a board without a solution neither panics nor stops early.
+#[test]
+fn grading_proves_uniqueness_as_the_solver_does() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(24);
+    // Each puzzle as a variant, so its givens can change with its rules kept.
+    let as_variant = |puzzle: &Grid| {
+        let side = puzzle.shape().side();
+        let regions = Variant::default_regions(side);
+        Variant::new(side, puzzle.cells().to_vec(), regions, Vec::new()).unwrap()
+    };
+    let mut variants = Vec::new();
+    for (shape, seeds) in [((2, 2), 6), ((2, 3), 6), ((3, 3), 4)] {
+        let shape = Shape::new(shape.0, shape.1).unwrap();
+        for seed in 0..seeds {
+            variants.push(as_variant(&small_puzzle(shape, seed).0));
+        }
+    }
+    for side in [4, 6, 9, 9] {
+        if let Some((v, _)) = unit_variant(&mut rng, side) {
+            variants.push(v);
+        }
+    }
+    for sample in [
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        ".....8.1...13..958...7....371......9.9.....3....92...4.3...7....59..1...4...6.3..",
+    ] {
+        variants.push(as_variant(&Grid::parse_puzzle(sample).unwrap()));
+    }
+    let mut verdicts = std::collections::HashMap::new();
+    for v in &variants {
+        let layout = v.layout().unwrap();
+        let givens: Vec<usize> = (0..layout.puzzle.cells().len())
+            .filter(|&c| layout.puzzle.cells()[c] != 0)
+            .collect();
+        let n = layout.puzzle.shape().side();
+        let mut puzzles = vec![layout.puzzle.cells().to_vec()];
+        for _ in 0..6 {
+            // Fewer givens: often several solutions.
+            let mut cells = layout.puzzle.cells().to_vec();
+            for _ in 0..1 + below(&mut rng, 4) {
+                cells[givens[below(&mut rng, givens.len())]] = 0;
+            }
+            puzzles.push(cells);
+            // A given changed: no solution, its givens clashing or not.
+            let mut cells = layout.puzzle.cells().to_vec();
+            let at = givens[below(&mut rng, givens.len())];
+            cells[at] = (cells[at] + below(&mut rng, n - 1) as u8) % n as u8 + 1;
+            puzzles.push(cells);
+        }
+        for cells in puzzles {
+            let regions = v.regions().to_vec();
+            let changed = Variant::new(n, cells, regions, v.rules().to_vec()).unwrap();
+            let changed = changed.layout().unwrap();
+            let proved = changed.grade_unique(u64::MAX, &explained()).unwrap();
+            let solved = changed.unique_solution(u64::MAX, None).unwrap();
+            match (proved, solved) {
+                (Ok(grade), Ok(solution)) => {
+                    let graded = changed.grade(&solution, &explained()).unwrap();
+                    assert_eq!(grade.steps, graded.steps, "{}", changed.puzzle);
+                    assert_eq!(grade.rating, graded.rating);
+                    *verdicts.entry("unique").or_insert(0) += 1;
+                }
+                (Err(proved), Err(solved)) => {
+                    assert_eq!(proved, solved, "{}", changed.puzzle);
+                    *verdicts.entry(format!("{proved:?}").leak()).or_insert(0) += 1;
+                }
+                (proved, solved) => panic!(
+                    "{}: proving says {:?}, the solver {:?}",
+                    changed.puzzle,
+                    proved.map(|g| g.rating),
+                    solved
+                ),
+            }
+        }
+    }
+    for verdict in ["unique", "Multiple", "Unsolvable"] {
+        assert!(
+            verdicts.get(verdict).copied().unwrap_or(0) > 10,
+            "{verdicts:?}"
+        );
+    }
+}

@@ -11,6 +11,9 @@ use std::fmt::Write as _;
 use super::{Context, Step, Technique, seen_by_all, write_cells, write_eliminations, write_values};
 use crate::candidates::{Board, Candidate, values};
 
+/// The rating of every unique rectangle: the lowest of the techniques that assume a unique puzzle.
+pub const RATING: u16 = 45;
+
 /// The first unique rectangle (type 1, then type 2) that removes something.
 pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
     let n = board.n();
@@ -52,7 +55,7 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
                         let eliminations: Vec<Candidate> = values(pair)
                             .map(|value| Candidate { cell, value })
                             .collect();
-                        Some((Technique::UniqueRectangle, 45, eliminations, 1))
+                        Some((Technique::UniqueRectangle, RATING, eliminations, 1))
                     } else if pass == 2
                         && extra.len() == 2
                         && board.cands(extra[0]) == board.cands(extra[1])
@@ -63,13 +66,13 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
                         let eliminations = seen_by_all(board, value, &extra);
                         (!eliminations.is_empty()).then_some((
                             Technique::UniqueRectangle,
-                            45,
+                            RATING,
                             eliminations,
                             2,
                         ))
                     } else if pass == 4 && extra.len() == 2 {
                         type4(board, pair, [extra[0], extra[1]])
-                            .map(|e| (Technique::UniqueRectangle, 45, e, 4))
+                            .map(|e| (Technique::UniqueRectangle, RATING, e, 4))
                     } else {
                         None
                     };

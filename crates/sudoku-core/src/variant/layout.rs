@@ -119,6 +119,19 @@ impl Layout {
         grader::grade_on(&self.geometry, &self.puzzle, solution, options)
     }
 
+    /// The grade of the puzzle, proved unique on the way, or the verdict that says why it has no
+    /// unique solution: [`grader::grade_proving`] on this layout, with [`Layout::unique_solution`]
+    /// within `max_guesses` as the proof where the easy techniques do not fill the grid.
+    pub fn grade_unique(
+        &self,
+        max_guesses: u64,
+        options: &grader::Options<'_>,
+    ) -> Result<Result<Grade, Verdict>, GradeError> {
+        grader::grade_proving(&self.geometry, &self.puzzle, options, || {
+            self.unique_solution(max_guesses, options.cancel)
+        })
+    }
+
     /// The hint for `progress`, a board of the puzzle: [`hint::hint_on`] on this layout.
     pub fn hint(
         &self,
