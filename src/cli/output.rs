@@ -145,11 +145,25 @@ pub fn grade_line(
         return verdict_word(verdict);
     }
     let plus = if lower_bound { "+" } else { "" };
+    let [rating, pearl, diamond] = [rating, pearl, diamond].map(Tenths);
     format!(
-        "{} {rating:.1}{plus} {} ER/EP/ED {rating:.1}/{pearl:.1}/{diamond:.1}",
+        "{} {rating}{plus} {} ER/EP/ED {rating}/{pearl}/{diamond}",
         level.as_str_name().trim_start_matches("DIFFICULTY_"),
         technique_name(hardest)
     )
+}
+
+/// A rating written to its tenth, as `{:.1}` writes it, by integer arithmetic: the float
+/// formatter's exact path is slow, and a file of puzzles writes a rating a line.
+struct Tenths(f64);
+
+impl std::fmt::Display for Tenths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tenths = (self.0 * 10.0).round() as i64;
+        let sign = if tenths < 0 { "-" } else { "" };
+        let tenths = tenths.unsigned_abs();
+        write!(f, "{sign}{}.{}", tenths / 10, tenths % 10)
+    }
 }
 
 /// The lines of a server's grade: its grade line, then its path, a [`path_line`] a step.
@@ -175,7 +189,11 @@ pub fn path_line(rating: f64, technique: Technique, explanation: &str) -> String
 
 /// A step in words: `2.3 NAKED_SINGLE: r1c2 has one candidate left: 4.`
 pub fn step_line(rating: f64, technique: Technique, explanation: &str) -> String {
-    format!("{rating:.1} {}: {explanation}", technique_name(technique))
+    format!(
+        "{} {}: {explanation}",
+        Tenths(rating),
+        technique_name(technique)
+    )
 }
 
 /// A server's step in words, as [`step_line`].
@@ -225,4 +243,18 @@ pub fn generated_line(answer: &proto::GenerateResponse, details: bool) -> String
             .trim_start_matches("DIFFICULTY_"),
         answer.rating
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tenths;
+
+    #[test]
+    fn tenths_are_written_as_the_float_formatter_writes_them() {
+        for tenths in 0..=200u16 {
+            let rating = f64::from(tenths) / 10.0;
+            assert_eq!(Tenths(rating).to_string(), format!("{rating:.1}"));
+        }
+        assert_eq!(Tenths(-0.5).to_string(), "-0.5");
+    }
 }
