@@ -682,6 +682,16 @@ impl Board {
         self.empty == 0
     }
 
+    /// True once every cell holds a value and no unit holds one twice: the board is then a
+    /// solution of its givens, as cells are only ever filled, never changed.
+    pub fn is_solution(&self) -> bool {
+        self.empty == 0
+            && self
+                .geo
+                .units()
+                .all(|u| self.placed[u].count_ones() == u32::from(self.geo.unit_len[u]))
+    }
+
     /// The board's values as a grid.
     pub fn grid(&self) -> Grid {
         Grid::from_cells(self.geo.shape, self.values.clone())
@@ -824,6 +834,22 @@ mod tests {
             &board.one_place,
             board.empty,
         )
+    }
+
+    #[test]
+    fn a_full_board_is_a_solution_only_without_a_repeat() {
+        let text =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        let mut cells: Vec<u8> = text.bytes().map(|b| b - b'0').collect();
+        let solved = Grid::from_cells(Shape::NINE, cells.clone()).expect("81 cells");
+        assert!(Board::new(&solved).expect("a board").is_solution());
+        cells[80] = 0;
+        let mut board =
+            Board::new(&Grid::from_cells(Shape::NINE, cells).expect("81 cells")).expect("a board");
+        assert!(!board.is_solution());
+        // 9 belongs there; 8 is already in the last row, column and box.
+        assert!(board.place(80, 8));
+        assert!(board.is_solved() && !board.is_solution());
     }
 
     #[test]
