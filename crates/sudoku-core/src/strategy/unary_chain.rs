@@ -318,10 +318,9 @@ struct Scratch {
     work: u64,
     /// The nodes the current cycle search reached true.
     reached_on: Marks,
-    /// A cycle's cells; the candidates its true nodes see, then those that also see a false one.
-    on_cycle: Vec<usize>,
+    /// A cycle's cells, and the candidates its true nodes see.
+    on_cycle: Marks,
     seen_on: Marks,
-    seen_both: Marks,
     /// A cycle search's reached nodes, each with its parent's index here.
     arena: Vec<Reached>,
     /// A cycle search's frontier: indices in `arena` of true nodes, then of false ones.
@@ -376,9 +375,8 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
         scc: TarjanScc::new(),
         work: 0,
         reached_on: Marks::default(),
-        on_cycle: Vec::new(),
+        on_cycle: Marks::default(),
         seen_on: Marks::default(),
-        seen_both: Marks::default(),
         arena: Vec::new(),
         pending_on: Vec::new(),
         pending_off: Vec::new(),
@@ -411,10 +409,29 @@ fn search(
         let unit_links = using != Using::Cells;
         let chain_base = if cell_links { 70 } else { 66 };
         let cycle_base = if cell_links && unit_links { 70 } else { 65 };
-        let closure = Closure::new(links, using, &mut scratch.scc);
-        for cell in 0..cells {
+        let starts = |cell: usize| {
             let count = board.cands(cell).count_ones();
             if count < 2 || (!unit_links && count > 2) {
+                0
+            } else {
+                count
+            }
+        };
+        // Once nothing of this pass could beat the best chain, its searches would all be skipped:
+        // skip the pass, spending what its starts would have.
+        if limit(cycle_base, best.as_ref(), most) < 4
+            && (!unit_links || limit(chain_base, best.as_ref(), most) < 4)
+        {
+            let count: u64 = (0..cells).map(|cell| u64::from(starts(cell))).sum();
+            let work = std::mem::take(&mut scratch.work);
+            if !ctx.spend(count * cells as u64 + 20 * work) {
+                return None;
+            }
+            continue;
+        }
+        let closure = Closure::new(links, using, &mut scratch.scc);
+        for cell in 0..cells {
+            if starts(cell) == 0 {
                 continue;
             }
             for value in values(board.cands(cell)) {
@@ -512,7 +529,6 @@ fn cycle(
         reached_on,
         on_cycle,
         seen_on,
-        seen_both,
         work,
         arena,
         pending_on,
@@ -595,9 +611,7 @@ fn cycle(
                     up = arena[up].parent;
                 }
                 path.reverse();
-                if let Some(eliminations) =
-                    cycle_eliminations(board, &path, (on_cycle, seen_on, seen_both))
-                {
+                if let Some(eliminations) = cycle_eliminations(board, &path, (on_cycle, seen_on)) {
                     return Some((path, eliminations));
                 }
             }
@@ -609,46 +623,56 @@ fn cycle(
 
 /// What the cycle `path` (start repeated at the end) removes, if anything: the candidates off
 /// the cycle's cells that see a true node of their value on it and a false one, in order.
-/// The tables are for the cycle's cells and the candidates seen.
+/// The tables are for the cycle's cells and the candidates a true node sees.
 fn cycle_eliminations(
     board: &Board,
     path: &[usize],
-    (on_cycle, seen_on, seen_both): (&mut Vec<usize>, &mut Marks, &mut Marks),
+    (on_cycle, seen_on): (&mut Marks, &mut Marks),
 ) -> Option<Vec<Candidate>> {
     let n = board.n();
     let geo = board.geo();
-    on_cycle.clear();
-    on_cycle.extend(path.iter().map(|&id| parts(n, id).0));
-    let on_cycle = &*on_cycle;
-    let seen = |on: bool, found: &mut dyn FnMut(usize, u8)| {
-        for &id in &path[1..] {
-            let (cell, value, is_on) = parts(n, id);
-            if is_on != on {
-                continue;
-            }
-            for unit in geo.all_units_of(cell) {
-                for peer in geo.cells_in(unit, board.positions(unit, value)) {
-                    if !on_cycle.contains(&peer) {
-                        found(peer, value);
-                    }
+    on_cycle.clear(n * n);
+    for &id in path {
+        on_cycle.insert(parts(n, id).0);
+    }
+    // Each candidate of `value` off the cycle that `cell` sees, to `found`.
+    let seen = |cell: usize, value: u8, found: &mut dyn FnMut(usize)| {
+        for unit in geo.all_units_of(cell) {
+            for peer in geo.cells_in(unit, board.positions(unit, value)) {
+                if !on_cycle.contains(peer) {
+                    found(peer * n + usize::from(value) - 1);
                 }
             }
         }
     };
-    let candidates = n * n * n;
-    seen_on.clear(candidates);
-    seen_both.clear(candidates);
-    seen(true, &mut |cell, value| {
-        seen_on.insert(cell * n + usize::from(value) - 1);
-    });
-    let mut both = Vec::new();
-    seen(false, &mut |cell, value| {
-        let c = cell * n + usize::from(value) - 1;
-        if seen_on.contains(c) && seen_both.insert(c) {
-            both.push(Candidate { cell, value });
+    seen_on.clear(n * n * n);
+    // The values some true node holds: a false node of another value sees nothing to remove.
+    let mut on_values = 0;
+    for &id in &path[1..] {
+        let (cell, value, on) = parts(n, id);
+        if on {
+            on_values |= bit(value);
+            seen(cell, value, &mut |c| {
+                seen_on.insert(c);
+            });
         }
-    });
+    }
+    let mut both = Vec::new();
+    for &id in &path[1..] {
+        let (cell, value, on) = parts(n, id);
+        if !on && on_values & bit(value) != 0 {
+            seen(cell, value, &mut |c| {
+                if seen_on.contains(c) {
+                    both.push(Candidate {
+                        cell: c / n,
+                        value: (c % n) as u8 + 1,
+                    });
+                }
+            });
+        }
+    }
     both.sort_unstable();
+    both.dedup();
     (!both.is_empty()).then_some(both)
 }
 
