@@ -73,7 +73,11 @@ pub fn hint_on(
     let mut ctx = options.context(solution.cells());
     let mut steps = Vec::new();
     while let Some(step) = next_step(&board, &mut ctx)? {
-        board.apply(&step.placements, &step.eliminations);
+        // A step that changes nothing would come again forever: only a board the solution does
+        // not fit (a puzzle it is not the one solution of) could give one.
+        if !board.apply(&step.placements, &step.eliminations) {
+            break;
+        }
         let placed = !step.placements.is_empty();
         steps.push(step);
         if placed {
