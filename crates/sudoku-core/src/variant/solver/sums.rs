@@ -1,6 +1,7 @@
 //! Sums: killer cages, little killers and arrows. Each bounds its cells by the smallest and largest
 //! totals the other cells' candidates allow; a cage with a total (its values all different) also
-//! keeps only the values of some combination of distinct values that makes its total.
+//! keeps only the values of some combination of distinct values that makes its total, and in a
+//! small cage each cell only the values some whole assignment of one gives it.
 
 use std::collections::HashMap;
 use std::ops::{BitAnd, BitOr, BitOrAssign, Shl, Shr, Sub};
@@ -239,6 +240,42 @@ pub(super) fn combinations(side: usize, count: usize, total: u32) -> Vec<u16> {
     out
 }
 
+/// The largest cage whose cells keep only the values of whole assignments ([`assign`]): the
+/// assignments of a larger one are too many to walk at every propagation.
+const MOST_MATCHED: usize = 3;
+
+/// Walks every way of giving `cells` from `depth` on the values of `left`, one each, all
+/// different, each from its cell's candidates (`path` holds the values of the cells before);
+/// each way found adds its values to `support`, cell by cell. Whether there is one.
+fn assign(
+    b: &Board,
+    cells: &[usize],
+    depth: usize,
+    left: u16,
+    path: &mut [u16; MOST_MATCHED],
+    support: &mut [u16; MOST_MATCHED],
+) -> bool {
+    // Every cell left open to every value left (or no cell left): each takes each in some way.
+    if cells[depth..].iter().all(|&c| b.get(c) & left == left) {
+        for (s, p) in support.iter_mut().zip(&path[..depth]) {
+            *s |= p;
+        }
+        for s in &mut support[depth..cells.len()] {
+            *s |= left;
+        }
+        return true;
+    }
+    let mut any = false;
+    let mut options = b.get(cells[depth]) & left;
+    while options != 0 {
+        let one = options & options.wrapping_neg();
+        options &= !one;
+        path[depth] = one;
+        any |= assign(b, cells, depth + 1, left & !one, path, support);
+    }
+    any
+}
+
 /// Cells whose values add up to a total: a cage's (distinct) or a little killer's (repeats allowed).
 pub(super) struct Sum {
     cells: Vec<usize>,
@@ -328,13 +365,26 @@ impl Sum {
             // A combination stays if each of its values has a cell that can take it and each cell
             // a value of it, and the same holds for what it leaves in each complement.
             let (mut allowed, mut required, mut left) = (0u16, u16::MAX, 0u16);
+            // In a small cage, each cell keeps only the values some whole assignment of a
+            // combination gives it (one value a cell, all different).
+            let matched = self.cells.len() <= MOST_MATCHED;
+            let mut support = [0u16; MOST_MATCHED];
             for &combo in combos {
                 let fits = combo & !union == 0
                     && self.cells.iter().all(|&c| b.get(c) & combo != 0)
                     && self
                         .complements
                         .iter()
-                        .all(|rest| holds_exactly(b, rest, self.full & !combo));
+                        .all(|rest| holds_exactly(b, rest, self.full & !combo))
+                    && (!matched
+                        || assign(
+                            b,
+                            &self.cells,
+                            0,
+                            combo,
+                            &mut [0; MOST_MATCHED],
+                            &mut support,
+                        ));
                 if fits {
                     allowed |= combo;
                     required &= combo;
@@ -344,8 +394,9 @@ impl Sum {
             if allowed == 0 {
                 return Err(Contradiction);
             }
-            for &c in &self.cells {
-                changed |= b.restrict(c, allowed)?;
+            for (i, &c) in self.cells.iter().enumerate() {
+                let keep = if matched { support[i] } else { allowed };
+                changed |= b.restrict(c, keep)?;
             }
             for &c in self.complements.iter().flatten() {
                 changed |= b.restrict(c, left)?;
