@@ -418,6 +418,11 @@ impl Sum {
                     }
                 }
             }
+            // Every value a small cage's cells keep is in a whole assignment making the total:
+            // no bound can take it.
+            if matched {
+                return Ok(changed);
+            }
         }
         // A cage with its combinations needs only the bounds: its largest total is not looked for.
         let largest = (self.combos.is_none() && self.total <= i64::from(MAX_EXACT))
