@@ -430,32 +430,40 @@ fn go_on(mut path: Path, ctx: &mut Context<'_>) -> Result<Grade, GradeError> {
     Ok(path.grade(ctx.exhausted))
 }
 
-/// A path under way: the board it has reached and the steps that led there.
-struct Path {
+/// A path under way: the board it has reached and the steps that led there. Grading walks it to
+/// the end; a hint, to its next placement.
+pub(crate) struct Path {
     board: Board,
-    steps: Vec<Step>,
+    pub(crate) steps: Vec<Step>,
 }
 
 impl Path {
     /// The start of a path on `puzzle`'s board; `None` when two givens clash.
-    fn start(geo: &Arc<Geometry>, puzzle: &Grid) -> Option<Path> {
+    pub(crate) fn start(geo: &Arc<Geometry>, puzzle: &Grid) -> Option<Path> {
         let board = Board::on(geo.clone(), puzzle)?;
         // Most steps place a value: about one step a blank cell.
         let steps = Vec::with_capacity(board.empty());
         Some(Path { board, steps })
     }
 
-    /// Takes the easiest step each time, until the board is solved or nothing applies (the board
-    /// is then left where it is, for a later walk to go on from).
-    fn go(&mut self, ctx: &mut Context<'_>) -> Result<(), Stopped> {
-        while let Some(step) = next_step(&self.board, ctx)? {
-            // A step that changes nothing would come again forever; only a broken board (a
-            // puzzle without a solution, before it is proved unique) could give one.
-            if !self.board.apply(&step.placements, &step.eliminations) {
-                break;
-            }
-            self.steps.push(step);
+    /// Takes the easiest step and gives it; `None` once the board is solved or nothing applies
+    /// (the board is then left where it is, for a later walk to go on from).
+    pub(crate) fn step(&mut self, ctx: &mut Context<'_>) -> Result<Option<&Step>, Stopped> {
+        let Some(step) = next_step(&self.board, ctx)? else {
+            return Ok(None);
+        };
+        // A step that changes nothing would come again forever; only a broken board (a puzzle
+        // without a solution, before it is proved unique) could give one.
+        if !self.board.apply(&step.placements, &step.eliminations) {
+            return Ok(None);
         }
+        self.steps.push(step);
+        Ok(self.steps.last())
+    }
+
+    /// Takes the easiest step each time, until [`Path::step`] gives none.
+    fn go(&mut self, ctx: &mut Context<'_>) -> Result<(), Stopped> {
+        while self.step(ctx)?.is_some() {}
         Ok(())
     }
 

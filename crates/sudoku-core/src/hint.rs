@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::candidates::{Board, Candidate, Geometry};
-use crate::grader::{GradeError, Options, next_step};
+use crate::candidates::{Candidate, Geometry};
+use crate::grader::{GradeError, Options, Path};
 use crate::grid::Grid;
 use crate::strategy::Step;
 
@@ -69,19 +69,11 @@ pub fn hint_on(
     if board_grid.is_full() {
         return Ok(Hint::Solved);
     }
-    let mut board = Board::on(geo.clone(), &board_grid).ok_or(GradeError::WrongSolution)?;
+    let mut path = Path::start(geo, &board_grid).ok_or(GradeError::WrongSolution)?;
     let mut ctx = options.context(solution.cells());
-    let mut steps = Vec::new();
-    while let Some(step) = next_step(&board, &mut ctx)? {
-        // A step that changes nothing would come again forever: only a board the solution does
-        // not fit (a puzzle it is not the one solution of) could give one.
-        if !board.apply(&step.placements, &step.eliminations) {
-            break;
-        }
-        let placed = !step.placements.is_empty();
-        steps.push(step);
-        if placed {
-            return Ok(Hint::Steps(steps));
+    while let Some(step) = path.step(&mut ctx)? {
+        if !step.placements.is_empty() {
+            return Ok(Hint::Steps(path.steps));
         }
     }
     Err(GradeError::WrongSolution)
