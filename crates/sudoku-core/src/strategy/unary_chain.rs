@@ -326,6 +326,8 @@ struct Scratch {
     /// A cycle search's frontier: indices in `arena` of true nodes, then of false ones.
     pending_on: Vec<usize>,
     pending_off: Vec<usize>,
+    /// A closed cycle's path, kept only if it removes something.
+    path: Vec<usize>,
 }
 
 /// A node a cycle search reached.
@@ -380,6 +382,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
         arena: Vec::new(),
         pending_on: Vec::new(),
         pending_off: Vec::new(),
+        path: Vec::new(),
     };
     let links = Links::new(board);
     search(board, ctx, &links, &mut scratch).map(|found| step_of(board, ctx, found))
@@ -404,6 +407,7 @@ fn search(
             *best = Some(found);
         }
     };
+    let mut both_closure = None;
     for using in [Using::Units, Using::Cells, Using::Both] {
         let cell_links = using != Using::Units;
         let unit_links = using != Using::Cells;
@@ -429,7 +433,15 @@ fn search(
             }
             continue;
         }
-        let closure = Closure::new(links, using, &mut scratch.scc);
+        // The cell pass's cycles keep to the components of all links, which the last pass
+        // takes too: a cycle of some links is a cycle of all.
+        let closure = match using {
+            Using::Units => Closure::new(links, using, &mut scratch.scc),
+            Using::Cells => Closure::new(links, Using::Both, &mut scratch.scc),
+            Using::Both => both_closure
+                .take()
+                .unwrap_or_else(|| Closure::new(links, using, &mut scratch.scc)),
+        };
         for cell in 0..cells {
             if starts(cell) == 0 {
                 continue;
@@ -493,6 +505,9 @@ fn search(
                 }
             }
         }
+        if using == Using::Cells {
+            both_closure = Some(closure);
+        }
     }
     best
 }
@@ -533,6 +548,7 @@ fn cycle(
         arena,
         pending_on,
         pending_off,
+        path,
         ..
     } = scratch;
     let closes = |id: usize, depth: usize| match closure {
@@ -604,15 +620,16 @@ fn cycle(
                 }
             }
             if let Some(last) = found {
-                let mut path = vec![start];
+                path.clear();
+                path.push(start);
                 let mut up = last;
                 while up != usize::MAX {
                     path.push(arena[up].id);
                     up = arena[up].parent;
                 }
                 path.reverse();
-                if let Some(eliminations) = cycle_eliminations(board, &path, (on_cycle, seen_on)) {
-                    return Some((path, eliminations));
+                if let Some(eliminations) = cycle_eliminations(board, path, (on_cycle, seen_on)) {
+                    return Some((path.clone(), eliminations));
                 }
             }
         }
