@@ -535,7 +535,7 @@ pub fn bit(v: u8) -> Mask {
 }
 
 /// The board: values, candidates and position masks, always consistent with each other.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     geo: Arc<Geometry>,
     values: Vec<u8>,
@@ -551,6 +551,36 @@ pub struct Board {
     /// singles are found without a sweep.
     one_place: Vec<u64>,
     empty: usize,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            geo: Arc::clone(&self.geo),
+            values: self.values.clone(),
+            cands: self.cands.clone(),
+            pos: self.pos.clone(),
+            placed: self.placed.clone(),
+            one_blank: self.one_blank.clone(),
+            one_place: self.one_place.clone(),
+            empty: self.empty,
+        }
+    }
+
+    /// Copies `source` into this board's buffers: the searches that copy a board for every
+    /// assumption allocate nothing.
+    fn clone_from(&mut self, source: &Board) {
+        if !Arc::ptr_eq(&self.geo, &source.geo) {
+            self.geo = Arc::clone(&source.geo);
+        }
+        self.values.clone_from(&source.values);
+        self.cands.clone_from(&source.cands);
+        self.pos.clone_from(&source.pos);
+        self.placed.clone_from(&source.placed);
+        self.one_blank.clone_from(&source.one_blank);
+        self.one_place.clone_from(&source.one_place);
+        self.empty = source.empty;
+    }
 }
 
 impl Board {

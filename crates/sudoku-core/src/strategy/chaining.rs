@@ -155,14 +155,17 @@ struct Scratch {
     made: Vec<(usize, usize, usize, u32)>,
     made_parents: Vec<u32>,
     spare: Vec<Closure>,
+    /// The last dynamic follow's copy of the board, whose buffers the next copy takes over.
+    board: Option<Board>,
 }
 
 impl Closure {
     /// An empty closure over `keys` keys.
     fn new(keys: usize) -> Closure {
+        // Room for a typical closure, which would otherwise grow its tables five times over.
         Closure {
-            nodes: Vec::new(),
-            parents: Vec::new(),
+            nodes: Vec::with_capacity(64),
+            parents: Vec::with_capacity(128),
             index: vec![UNREACHED; keys],
             contradiction: None,
             scans: 0,
@@ -238,8 +241,27 @@ fn follow(
     searches: &mut nested::Searches,
     scratch: &mut Scratch,
 ) -> Closure {
-    // The dynamic kinds take candidates off `work`, a copy.
-    let mut work = kind.dynamic().then(|| board.clone());
+    // The dynamic kinds take candidates off a copy, made in the last follow's buffers.
+    let mut copy = scratch.board.take();
+    let work = kind.dynamic().then(|| {
+        let copy = copy.get_or_insert_with(|| board.clone());
+        copy.clone_from(board);
+        copy
+    });
+    let c = follow_on(board, kind, start, work, searches, scratch);
+    scratch.board = copy;
+    c
+}
+
+/// [`follow`] with its copy of the board, `work`, for the dynamic kinds.
+fn follow_on(
+    board: &Board,
+    kind: Kind,
+    start: usize,
+    mut work: Option<&mut Board>,
+    searches: &mut nested::Searches,
+    scratch: &mut Scratch,
+) -> Closure {
     let n = board.n();
     let geo = board.geo();
     let mut c = match scratch.spare.pop() {
@@ -267,7 +289,7 @@ fn follow(
     loop {
         made.clear();
         made_parents.clear();
-        let now: &Board = work.as_ref().unwrap_or(board);
+        let now: &Board = work.as_deref().unwrap_or(board);
         let from_on = if let Some(at) = pending_on.pop_front() {
             let (cell, value, _) = parts(n, c.nodes[at as usize].0 as usize);
             if kind.cell_links() {
@@ -339,12 +361,12 @@ fn follow(
                     ));
                 }
             }
-            if let Some(w) = work.as_mut() {
+            if let Some(w) = work.as_deref_mut() {
                 w.eliminate(cell, value);
             }
             false
         } else if kind.plus()
-            && let Some(now) = work.as_ref()
+            && let Some(now) = work.as_deref()
         {
             c.scans += 1;
             for implied in advanced::implied(board, now) {
