@@ -21,6 +21,7 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
+use super::unary_chain::{Links, Using};
 use super::{Context, Marks, Step, Technique, length_adjustment};
 use crate::candidates::{Board, Candidate, bit, values};
 
@@ -157,6 +158,8 @@ struct Scratch {
     spare: Vec<Closure>,
     /// The last dynamic follow's copy of the board, whose buffers the next copy takes over.
     board: Option<Board>,
+    /// The static kind's links, the same for every follow on the board: built once.
+    links: Option<Links>,
 }
 
 impl Closure {
@@ -277,6 +280,7 @@ fn follow_on(
         pending_off,
         made,
         made_parents,
+        links,
         ..
     } = scratch;
     pending_on.clear();
@@ -290,7 +294,18 @@ fn follow_on(
         made.clear();
         made_parents.clear();
         let now: &Board = work.as_deref().unwrap_or(board);
-        let from_on = if let Some(at) = pending_on.pop_front() {
+        // The static kind takes each node's consequences from its links, in the same order.
+        let static_next = links.as_ref().and_then(|_| {
+            let on = pending_on.pop_front().map(|at| (at, true));
+            on.or_else(|| pending_off.pop_front().map(|at| (at, false)))
+        });
+        let from_on = if let (Some(links), Some((at, on))) = (links.as_ref(), static_next) {
+            for next in links.of(c.nodes[at as usize].0 as usize, Using::Both) {
+                made_parents.push(at);
+                made.push((next, made_parents.len() - 1, 1, NONE));
+            }
+            on
+        } else if let Some(at) = pending_on.pop_front() {
             let (cell, value, _) = parts(n, c.nodes[at as usize].0 as usize);
             if kind.cell_links() {
                 for other in values(now.cands(cell) & !bit(value)) {
@@ -456,7 +471,10 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
     let mut best: Option<Found> = None;
     let mut walk = Walk::default();
     let mut searches = nested::Searches::default();
-    let mut scratch = Scratch::default();
+    let mut scratch = Scratch {
+        links: (!kind.dynamic()).then(|| Links::new(board)),
+        ..Scratch::default()
+    };
     let consider = |found: Found, best: &mut Option<Found>| {
         if best
             .as_ref()
