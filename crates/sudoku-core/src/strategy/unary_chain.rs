@@ -77,8 +77,17 @@ fn unit_consequences(board: &Board, id: usize, mut push: impl FnMut(usize)) {
     let (cell, value, on) = parts(n, id);
     if on {
         // Box, then row, then column (then a variant's extra units), each peer once: from the
-        // first of them that holds it.
-        for unit in geo.all_units_of(cell) {
+        // first of them that holds it (a row or column peer shares no unit before it but the box).
+        let [row, col, bx] = geo.units_of(cell);
+        for (k, unit) in [bx, row, col].into_iter().enumerate() {
+            for peer in geo.cells_in(unit, board.positions(unit, value)) {
+                if peer != cell && (k == 0 || geo.units_of(peer)[2] != bx) {
+                    push(node(n, peer, value, false));
+                }
+            }
+        }
+        for &(unit, _) in geo.extras_of(cell) {
+            let unit = usize::from(unit);
             for peer in geo.cells_in(unit, board.positions(unit, value)) {
                 if peer != cell && geo.first_shared_unit(cell, peer) == Some(unit) {
                     push(node(n, peer, value, false));
@@ -126,17 +135,22 @@ impl Links {
         let mut mid = Vec::with_capacity(nodes);
         let mut to = Vec::with_capacity(nodes * 4);
         let mut present = Vec::new();
-        for id in 0..nodes {
-            start.push(to.len() as u32);
-            let (cell, value, _) = parts(n, id);
-            let has = board.has(cell, value);
-            if has {
-                present.push(id as u32);
-                cell_consequences(board, id, |next| to.push(next as u32));
-            }
-            mid.push(to.len() as u32);
-            if has {
-                unit_consequences(board, id, |next| to.push(next as u32));
+        for cell in 0..n * n {
+            let cands = board.cands(cell);
+            for value in 1..=n as u8 {
+                let has = cands & bit(value) != 0;
+                for on in [false, true] {
+                    let id = node(n, cell, value, on);
+                    start.push(to.len() as u32);
+                    if has {
+                        present.push(id as u32);
+                        cell_consequences(board, id, |next| to.push(next as u32));
+                    }
+                    mid.push(to.len() as u32);
+                    if has {
+                        unit_consequences(board, id, |next| to.push(next as u32));
+                    }
+                }
             }
         }
         start.push(to.len() as u32);
