@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::{Context, Step, Technique, write_eliminations};
-use crate::candidates::{Board, Candidate, UnitKind, values};
+use crate::candidates::{Board, Candidate, Geometry, Mask, UnitKind, values};
 
 /// The first pointing whose eliminations leave a hidden single in another box the line crosses.
 pub fn find_direct_pointing(board: &Board, ctx: &Context<'_>) -> Option<Step> {
@@ -124,32 +124,21 @@ fn search(board: &Board, ctx: &Context<'_>, pointing: bool) -> Option<Step> {
     } else {
         (0..2 * n, 0..0)
     };
-    let mut eliminations = Vec::new();
     for source in sources.chain(extra) {
         for value in values(board.all() & !board.placed(source)) {
             let positions = board.positions(source, value);
             if positions.count_ones() < 2 {
                 continue;
             }
-            let mut cells = geo.cells_in(source, positions);
-            let Some(first) = cells.next() else { continue };
+            let first = geo.cell_at(source, positions.trailing_zeros() as usize);
             // Every other unit through the first place; a line crossing a line holds one cell of
             // it, so from a line only the box and extra units can hold every place.
             for target in geo.all_units_of(first) {
-                if target == source
-                    || !geo
-                        .cells_in(source, positions)
-                        .all(|c| geo.holds(target, c))
-                {
+                if target == source || positions & !meet(geo, source, target) != 0 {
                     continue;
                 }
-                eliminations.clear();
-                eliminations.extend(
-                    geo.cells_in(target, board.positions(target, value))
-                        .filter(|&c| !geo.holds(source, c))
-                        .map(|cell| Candidate { cell, value }),
-                );
-                if eliminations.is_empty() {
+                let elsewhere = board.positions(target, value) & !meet(geo, target, source);
+                if elsewhere == 0 {
                     continue;
                 }
                 let (technique, rating) = if pointing {
@@ -158,7 +147,10 @@ fn search(board: &Board, ctx: &Context<'_>, pointing: bool) -> Option<Step> {
                     (Technique::Claiming, 28)
                 };
                 let mut step = Step::new(technique, rating);
-                step.eliminations = std::mem::take(&mut eliminations);
+                step.eliminations = geo
+                    .cells_in(target, elsewhere)
+                    .map(|cell| Candidate { cell, value })
+                    .collect();
                 step.evidence = geo
                     .cells_in(source, positions)
                     .map(|cell| Candidate { cell, value })
@@ -178,4 +170,18 @@ fn search(board: &Board, ctx: &Context<'_>, pointing: bool) -> Option<Step> {
         }
     }
     None
+}
+
+/// The slots of `a` whose cells lie in `b`: the layout's table between rows, columns and regions,
+/// cell by cell where an extra unit is one of them.
+#[inline]
+fn meet(geo: &Geometry, a: usize, b: usize) -> Mask {
+    let n = geo.n();
+    if a < 3 * n && b < 3 * n {
+        return geo.meet(a, b);
+    }
+    geo.cells_of(a)
+        .enumerate()
+        .filter(|&(_, c)| geo.holds(b, c))
+        .fold(0, |mask, (slot, _)| mask | 1 << slot)
 }
