@@ -31,6 +31,11 @@ mod nested;
 /// No node.
 const NONE: u32 = u32::MAX;
 
+/// The most keys (a 9x9 grid has 1,458) for which the closures kept for the cell and unit forcing
+/// keep their table of every key, the quickest to look up in; past it they list the keys they
+/// reached ([`Closure::kept`]).
+const DENSE_KEYS: usize = 4096;
+
 /// No node reached for a key ([`Closure::index`]).
 const UNREACHED: u16 = u16::MAX;
 
@@ -110,8 +115,10 @@ struct Closure {
     nodes: Vec<(u32, u32)>,
     parents: Vec<u32>,
     /// The node index of each key reached, or `UNREACHED`: a node fits in 16 bits, as a 25x25
-    /// grid has 31,250 keys.
+    /// grid has 31,250 keys. Empty once the closure is [kept](Closure::kept).
     index: Vec<u16>,
+    /// A kept closure's keys reached, ascending, each with its node index.
+    kept: Vec<(u32, u16)>,
     /// A candidate reached both true and false: the true node, the false node.
     contradiction: Option<(u32, u32)>,
     /// How many times the basic techniques were run on the chain's board ([`Kind::plus`]).
@@ -156,6 +163,8 @@ struct Scratch {
     made: Vec<(usize, usize, usize, u32)>,
     made_parents: Vec<u32>,
     spare: Vec<Closure>,
+    /// Key tables given up by kept closures, for new ones.
+    tables: Vec<Vec<u16>>,
     /// The last dynamic follow's copy of the board, whose buffers the next copy takes over.
     board: Option<Board>,
     /// The static kind's links, the same for every follow on the board: built once.
@@ -163,13 +172,14 @@ struct Scratch {
 }
 
 impl Closure {
-    /// An empty closure over `keys` keys.
-    fn new(keys: usize) -> Closure {
+    /// An empty closure over `keys` keys, in the key table `index` if one is spare.
+    fn new(keys: usize, index: Option<Vec<u16>>) -> Closure {
         // Room for a typical closure, which would otherwise grow its tables five times over.
         Closure {
             nodes: Vec::with_capacity(64),
             parents: Vec::with_capacity(128),
-            index: vec![UNREACHED; keys],
+            index: index.unwrap_or_else(|| vec![UNREACHED; keys]),
+            kept: Vec::new(),
             contradiction: None,
             scans: 0,
             nested_work: 0,
@@ -223,8 +233,27 @@ impl Closure {
     }
 
     fn get(&self, key: usize) -> Option<u32> {
+        if self.index.is_empty() {
+            let at = self.kept.binary_search_by_key(&(key as u32), |&(k, _)| k);
+            return at.ok().map(|at| u32::from(self.kept[at].1));
+        }
         let i = self.index[key];
         (i != UNREACHED).then_some(u32::from(i))
+    }
+
+    /// This closure kept for later lookups with its keys listed in order, its key table reset and
+    /// handed to `tables` for the next follow.
+    fn kept(mut self, tables: &mut Vec<Vec<u16>>) -> Closure {
+        self.kept.clear();
+        for &(key, _) in &self.nodes {
+            let i = std::mem::replace(&mut self.index[key as usize], UNREACHED);
+            if i != UNREACHED {
+                self.kept.push((key, i));
+            }
+        }
+        self.kept.sort_unstable();
+        tables.push(std::mem::take(&mut self.index));
+        self
     }
 
     /// Adds node `key` with `parents`; its index.
@@ -269,7 +298,7 @@ fn follow_on(
     let geo = board.geo();
     let mut c = match scratch.spare.pop() {
         Some(spare) => spare.emptied(),
-        None => Closure::new(n * n * n * 2),
+        None => Closure::new(n * n * n * 2, scratch.tables.pop()),
     };
     // The board of the last nested search: a new one need only follow strong links made since.
     let mut last_nested: Option<Board> = None;
@@ -580,6 +609,13 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             if kind == Kind::Nishio {
                 scratch.spare.push(on);
             } else {
+                // On a large grid, thousands of tables of every key would take hundreds of
+                // megabytes: the closures kept there list their keys instead.
+                let on = if n * n * n * 2 > DENSE_KEYS {
+                    on.kept(&mut scratch.tables)
+                } else {
+                    on
+                };
                 on_closures[cell * n + usize::from(value) - 1] = Some(on);
             }
             scratch.spare.extend(off);

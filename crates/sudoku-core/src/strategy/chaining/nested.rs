@@ -98,6 +98,63 @@ pub(super) struct Searches {
     free: Vec<Reach>,
 }
 
+/// Grids of more nodes than this keep only what each search reached ([`Kept::Reached`]): the
+/// searches of one rule are kept together, hundreds of them, and a table of every node of a 25x25
+/// grid for each would take hundreds of megabytes.
+const WHOLE_TABLES: usize = 4096;
+
+/// A finished search, kept while a rule's sets or links look things up in it.
+enum Kept {
+    /// Its tables of every node (a small grid).
+    Whole(Reach),
+    /// The nodes it reached, in order, and each one's distance and parent by node, ascending
+    /// (a large grid).
+    Reached {
+        order: Vec<u16>,
+        by_node: Vec<(u16, u16, u16)>,
+    },
+}
+
+impl Kept {
+    /// The nodes reached, in the order reached.
+    fn order(&self) -> &[u16] {
+        match self {
+            Kept::Whole(r) => &r.order,
+            Kept::Reached { order, .. } => order,
+        }
+    }
+
+    /// How many links from the start `node` is, if it is reached.
+    fn dist(&self, node: usize) -> Option<u16> {
+        match self {
+            Kept::Whole(r) => r.dist(node),
+            Kept::Reached { by_node, .. } => Self::find(by_node, node).map(|&(_, d, _)| d),
+        }
+    }
+
+    /// The node `node` was reached from; `None` for the start.
+    fn parent(&self, node: usize) -> Option<usize> {
+        match self {
+            Kept::Whole(r) => r.parent(node),
+            Kept::Reached { by_node, .. } => Self::find(by_node, node)
+                .filter(|&&(_, _, p)| p != u16::MAX)
+                .map(|&(_, _, p)| usize::from(p)),
+        }
+    }
+
+    fn find(by_node: &[(u16, u16, u16)], node: usize) -> Option<&(u16, u16, u16)> {
+        let at = by_node.binary_search_by_key(&node, |&(x, _, _)| usize::from(x));
+        at.ok().map(|at| &by_node[at])
+    }
+
+    /// Gives its tables, if it has them, back for the next searches.
+    fn give_back(self, searches: &mut Searches) {
+        if let Kept::Whole(r) = self {
+            searches.free.push(r);
+        }
+    }
+}
+
 /// The whole search from `from` over `nodes` nodes, on tables a past search left; `next` gives a
 /// node's consequences to its callback.
 fn reach(
@@ -106,11 +163,27 @@ fn reach(
     from: usize,
     work: &mut usize,
     next: impl Fn(usize, &mut dyn FnMut(usize)),
-) -> Reach {
+) -> Kept {
     let mut r = searches.free.pop().unwrap_or_default();
     r.spread(nodes, from, usize::MAX, next, |_, _| false);
     *work += r.order.len();
-    r
+    if nodes <= WHOLE_TABLES {
+        return Kept::Whole(r);
+    }
+    let mut by_node: Vec<(u16, u16, u16)> = r
+        .order
+        .iter()
+        .map(|&x| {
+            let node = usize::from(x);
+            let dist = r.dist(node).unwrap_or(u16::MAX);
+            let parent = r.parent(node).map_or(u16::MAX, |p| p as u16);
+            (x, dist, parent)
+        })
+        .collect();
+    by_node.sort_unstable();
+    let order = std::mem::take(&mut r.order);
+    searches.free.push(r);
+    Kept::Reached { order, by_node }
 }
 
 /// What the strong links on the path from the search's start to `to` rest on, added to `out`;
@@ -118,7 +191,7 @@ fn reach(
 fn path_rests_on(
     start: &Board,
     now: &Board,
-    r: &Reach,
+    r: &Kept,
     mut to: usize,
     out: &mut Vec<Candidate>,
     hasher: &mut DefaultHasher,
@@ -159,7 +232,7 @@ pub(super) fn implied(
 ) -> Vec<Nested> {
     let n = now.n();
     let nodes = n * n * n * 2;
-    let mut reached: HashMap<usize, Reach> = HashMap::new();
+    let mut reached: HashMap<usize, Kept> = HashMap::new();
     // Per candidate gone, the least complex chain: (complexity, link, node it follows from).
     let mut best: HashMap<Candidate, (usize, usize, usize)> = HashMap::new();
     let links = new_links(start, last, now);
@@ -176,7 +249,7 @@ pub(super) fn implied(
         *work += nodes / 8;
         // What both ends reach, with how far from each, in node order.
         common.clear();
-        common.extend(a.order.iter().filter_map(|&x| {
+        common.extend(a.order().iter().filter_map(|&x| {
             let x = usize::from(x);
             Some((x, a.dist(x)?, b.dist(x)?))
         }));
@@ -224,7 +297,9 @@ pub(super) fn implied(
             }
         })
         .collect();
-    searches.free.extend(reached.into_values());
+    for kept in reached.into_values() {
+        kept.give_back(searches);
+    }
     // Shortest first, as SE sorts a rule's chains before the outer chain takes what they remove:
     // the order the outer chain follows them in decides which later nodes rest on which.
     out.sort_unstable_by_key(|x| (x.complexity, x.gone, x.id));
@@ -267,7 +342,7 @@ pub(super) fn multiple(
         }
     }
     let links = Links::new(now);
-    let mut reached: HashMap<usize, Reach> = HashMap::new();
+    let mut reached: HashMap<usize, Kept> = HashMap::new();
     // Per candidate gone, the least complex chain (then the first set, then the least node).
     let mut best: HashMap<Candidate, ((usize, usize, usize), Nested)> = HashMap::new();
     let mut gone = Vec::new();
@@ -279,12 +354,12 @@ pub(super) fn multiple(
                 })
             });
         }
-        let branches: Vec<&Reach> = set.iter().map(|s| &reached[s]).collect();
-        let Some(fewest) = branches.iter().min_by_key(|r| r.order.len()) else {
+        let branches: Vec<&Kept> = set.iter().map(|s| &reached[s]).collect();
+        let Some(fewest) = branches.iter().min_by_key(|r| r.order().len()) else {
             continue;
         };
-        *work += fewest.order.len();
-        for x in fewest.order.iter().map(|&x| usize::from(x)) {
+        *work += fewest.order().len();
+        for x in fewest.order().iter().map(|&x| usize::from(x)) {
             let (cell, value, on) = parts(n, x);
             if now.cands(cell).count_ones() < 2 || !now.has(cell, value) {
                 continue;
@@ -335,7 +410,9 @@ pub(super) fn multiple(
             }
         }
     }
-    searches.free.extend(reached.into_values());
+    for kept in reached.into_values() {
+        kept.give_back(searches);
+    }
     let mut out: Vec<Nested> = best.into_values().map(|(_, nested)| nested).collect();
     // Shortest first, as in [`implied`].
     out.sort_unstable_by_key(|x| (x.complexity, x.gone));
