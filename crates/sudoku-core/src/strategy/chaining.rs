@@ -31,9 +31,10 @@ mod nested;
 /// No node.
 const NONE: u32 = u32::MAX;
 
-/// The most keys (a 9x9 grid has 1,458) for which the closures kept for the cell and unit forcing
-/// keep their table of every key, the quickest to look up in; past it they list the keys they
-/// reached ([`Closure::kept`]).
+/// The most keys (a 9x9 grid has 1,458) for which the searches a rule keeps by the hundred (the
+/// closures kept for the cell and unit forcing, the nested rules' searches) keep their table of
+/// every key, the quickest to look up in; past it (16x16 and up) they list the keys they reached,
+/// as hundreds of tables of a 25x25 grid's 31,250 keys would take hundreds of megabytes.
 const DENSE_KEYS: usize = 4096;
 
 /// No node reached for a key ([`Closure::index`]).

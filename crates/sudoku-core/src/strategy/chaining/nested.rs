@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::super::unary_chain::{self, Links, Reach, Using};
-use super::{key, parts};
+use super::{DENSE_KEYS, key, parts};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
 
 /// An elimination the chain may take by a nested forcing chain.
@@ -98,17 +98,12 @@ pub(super) struct Searches {
     free: Vec<Reach>,
 }
 
-/// Grids of more nodes than this keep only what each search reached ([`Kept::Reached`]): the
-/// searches of one rule are kept together, hundreds of them, and a table of every node of a 25x25
-/// grid for each would take hundreds of megabytes.
-const WHOLE_TABLES: usize = 4096;
-
 /// A finished search, kept while a rule's sets or links look things up in it.
 enum Kept {
     /// Its tables of every node (a small grid).
     Whole(Reach),
     /// The nodes it reached, in order, and each one's distance and parent by node, ascending
-    /// (a large grid).
+    /// (a grid of more than [`DENSE_KEYS`] nodes).
     Reached {
         order: Vec<u16>,
         by_node: Vec<(u16, u16, u16)>,
@@ -167,7 +162,7 @@ fn reach(
     let mut r = searches.free.pop().unwrap_or_default();
     r.spread(nodes, from, usize::MAX, next, |_, _| false);
     *work += r.order.len();
-    if nodes <= WHOLE_TABLES {
+    if nodes <= DENSE_KEYS {
         return Kept::Whole(r);
     }
     let mut by_node: Vec<(u16, u16, u16)> = r
