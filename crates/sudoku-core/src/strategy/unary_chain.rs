@@ -421,7 +421,7 @@ fn search(
             *best = Some(found);
         }
     };
-    let mut both_closure = None;
+    let mut all_links = None;
     for using in [Using::Units, Using::Cells, Using::Both] {
         let cell_links = using != Using::Units;
         let unit_links = using != Using::Cells;
@@ -447,15 +447,11 @@ fn search(
             }
             continue;
         }
-        // The cell pass's cycles keep to the components of all links, which the last pass
-        // takes too: a cycle of some links is a cycle of all.
-        let closure = match using {
-            Using::Units => Closure::new(links, using, &mut scratch.scc),
-            Using::Cells => Closure::new(links, Using::Both, &mut scratch.scc),
-            Using::Both => both_closure
-                .take()
-                .unwrap_or_else(|| Closure::new(links, using, &mut scratch.scc)),
-        };
+        // Every pass prunes by the closure of all links, built once: what some links reach,
+        // all links reach, and a cycle of some links is a cycle of all.
+        let closure = all_links
+            .get_or_insert_with(|| Closure::new(links, Using::Both, &mut scratch.scc))
+            .as_ref();
         for cell in 0..cells {
             if starts(cell) == 0 {
                 continue;
@@ -469,14 +465,9 @@ fn search(
                 let start = node(n, cell, value, true);
                 let limit_cycle = limit(cycle_base, best.as_ref(), most);
                 if limit_cycle >= 4
-                    && closure.as_ref().is_none_or(|c| c.on_cycle(start))
-                    && let Some((path, eliminations)) = cycle(
-                        board,
-                        (links, using, closure.as_ref()),
-                        start,
-                        limit_cycle,
-                        scratch,
-                    )
+                    && closure.is_none_or(|c| c.on_cycle(start))
+                    && let Some((path, eliminations)) =
+                        cycle(board, (links, using, closure), start, limit_cycle, scratch)
                 {
                     let complexity = path.len() - 1;
                     consider(
@@ -496,9 +487,7 @@ fn search(
                 for start in [start, start ^ 1] {
                     let limit = limit(chain_base, best.as_ref(), most);
                     if limit < 4
-                        || closure
-                            .as_ref()
-                            .is_some_and(|c| !c.reaches(start, start ^ 1))
+                        || closure.is_some_and(|c| !c.reaches(start, start ^ 1))
                         || !reaches((links, using), start, limit, scratch)
                     {
                         continue;
@@ -519,9 +508,6 @@ fn search(
                 }
             }
         }
-        if using == Using::Cells {
-            both_closure = Some(closure);
-        }
     }
     best
 }
@@ -533,9 +519,9 @@ fn search(
 /// kept unless it is an ancestor.
 ///
 /// A node that cannot get back to `start` is not followed, and neither is anything it would have
-/// reached (none of which could get back either): where the pass has its closure, a node of
-/// another component than `start`'s; without it, a node too many links back to close a cycle
-/// within `limit`, by a search back from `start`'s opposite (see [`reaches`]).
+/// reached (none of which could get back either): where the board has its closure, a node of
+/// another component of all links than `start`'s; without it, a node too many links back to
+/// close a cycle within `limit`, by a search back from `start`'s opposite (see [`reaches`]).
 fn cycle(
     board: &Board,
     (links, using, closure): (&Links, Using, Option<&Closure>),
