@@ -18,6 +18,7 @@
 //! candidates with their ancestors (those that a step relied on having gone), summed over the
 //! branches. Of each kind, the easiest (then least complex) is taken, as SE sorts its chains.
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
@@ -494,17 +495,79 @@ struct Found {
     what: &'static str,
 }
 
+thread_local! {
+    /// Closures done with on this thread, whose key tables the next search takes over: a grade
+    /// runs many searches, and a table of every key is costly to make anew for each closure.
+    static SPARE: RefCell<Vec<Closure>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The most bytes of key tables [`SPARE`] keeps: enough for every candidate of a 9x9 board.
+const SPARE_BYTES: usize = 4 << 20;
+
 /// The easiest chain of `kind`, if any; each assumption followed costs effort from the budget.
 pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
+    let n = board.n();
+    let keys = n * n * n * 2;
+    let mut spare = SPARE.with_borrow_mut(std::mem::take);
+    spare.retain(|c| c.index.len() == keys);
+    let mut scratch = Scratch {
+        links: (!kind.dynamic()).then(|| Links::new(board)),
+        spare,
+        ..Scratch::default()
+    };
+    let mut on_closures: Vec<Option<Closure>> = (0..n * n * n).map(|_| None).collect();
+    let found = search(board, ctx, kind, &mut scratch, &mut on_closures);
+    let mut spare = scratch.spare;
+    spare.extend(
+        on_closures
+            .into_iter()
+            .flatten()
+            .filter(|c| c.index.len() == keys),
+    );
+    spare.truncate(SPARE_BYTES / (keys * size_of::<u16>()));
+    SPARE.set(spare.into_iter().map(Closure::emptied).collect());
+    let found = found?;
+    let (cell, value, on) = parts(n, found.target);
+    let mut step = Step::new(Technique::ForcingChain, found.rating);
+    if on {
+        step.placements.push(Candidate { cell, value });
+    } else {
+        step.eliminations.push(Candidate { cell, value });
+    }
+    if ctx.explain {
+        let name = match kind {
+            Kind::Nishio => "Nishio forcing chain",
+            Kind::Multiple => "Multiple forcing chains",
+            Kind::Dynamic => "Dynamic forcing chains",
+            Kind::DynamicPlus => "Dynamic forcing chains (+)",
+            Kind::DynamicNested => "Dynamic forcing chains (+ forcing chains)",
+            Kind::DynamicMultiple => "Dynamic forcing chains (+ multiple forcing chains)",
+        };
+        let _ = write!(
+            step.text,
+            "{name} ({}): {} {} {{{value}}}.",
+            found.what,
+            board.geo().name(cell),
+            if on { "is" } else { "is not" }
+        );
+    }
+    Some(step)
+}
+
+/// [`find`]'s search, in `scratch`: the easiest chain of `kind`. `on_closures` gets the closures
+/// of each candidate assumed true, kept for the cell and unit forcing.
+fn search(
+    board: &Board,
+    ctx: &mut Context<'_>,
+    kind: Kind,
+    scratch: &mut Scratch,
+    on_closures: &mut [Option<Closure>],
+) -> Option<Found> {
     let n = board.n();
     let cells = n * n;
     let mut best: Option<Found> = None;
     let mut walk = Walk::default();
     let mut searches = nested::Searches::default();
-    let mut scratch = Scratch {
-        links: (!kind.dynamic()).then(|| Links::new(board)),
-        ..Scratch::default()
-    };
     let consider = |found: Found, best: &mut Option<Found>| {
         if best
             .as_ref()
@@ -519,8 +582,6 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
         board.has(cell, value) && (!on || board.cands(cell).count_ones() > 1)
     };
     let rating = |complexity: usize| kind.base() + length_adjustment(complexity.saturating_sub(2));
-    // The closures of each candidate assumed true, kept for the cell and unit forcing.
-    let mut on_closures: Vec<Option<Closure>> = (0..cells * n).map(|_| None).collect();
     for cell in 0..cells {
         let count = board.cands(cell).count_ones();
         if count < 2 {
@@ -532,7 +593,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                 kind,
                 key(n, cell, value, true),
                 &mut searches,
-                &mut scratch,
+                scratch,
             );
             // Static chains use no contradiction: their false branch is not needed.
             let off = if kind == Kind::Multiple {
@@ -543,7 +604,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
                     kind,
                     key(n, cell, value, false),
                     &mut searches,
-                    &mut scratch,
+                    scratch,
                 ))
             };
             // About twenty candidates looked at for each node reached, a few thousand for each
@@ -686,30 +747,5 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             }
         }
     }
-    let found = best?;
-    let (cell, value, on) = parts(n, found.target);
-    let mut step = Step::new(Technique::ForcingChain, found.rating);
-    if on {
-        step.placements.push(Candidate { cell, value });
-    } else {
-        step.eliminations.push(Candidate { cell, value });
-    }
-    if ctx.explain {
-        let name = match kind {
-            Kind::Nishio => "Nishio forcing chain",
-            Kind::Multiple => "Multiple forcing chains",
-            Kind::Dynamic => "Dynamic forcing chains",
-            Kind::DynamicPlus => "Dynamic forcing chains (+)",
-            Kind::DynamicNested => "Dynamic forcing chains (+ forcing chains)",
-            Kind::DynamicMultiple => "Dynamic forcing chains (+ multiple forcing chains)",
-        };
-        let _ = write!(
-            step.text,
-            "{name} ({}): {} {} {{{value}}}.",
-            found.what,
-            board.geo().name(cell),
-            if on { "is" } else { "is not" }
-        );
-    }
-    Some(step)
+    best
 }

@@ -14,6 +14,7 @@
 
 mod closure;
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 
 use petgraph::algo::TarjanScc;
@@ -322,7 +323,9 @@ impl Reach {
     }
 }
 
-/// The search's scratch space.
+/// The search's scratch space, kept on each thread from one search to the next: its tables
+/// of every node are costly to make anew for each step of a grade.
+#[derive(Default)]
 struct Scratch {
     /// The last chain search, or the search back from a cycle's start.
     reach: Reach,
@@ -386,20 +389,17 @@ fn limit(base: u16, best: Option<&Found>, most: usize) -> usize {
 /// Once a chain is found, the searches from later starts stop at the length that would still
 /// beat it.
 pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
-    let mut scratch = Scratch {
-        reach: Reach::default(),
-        scc: TarjanScc::new(),
-        work: 0,
-        reached_on: Marks::default(),
-        on_cycle: Marks::default(),
-        seen_on: Marks::default(),
-        arena: Vec::new(),
-        pending_on: Vec::new(),
-        pending_off: Vec::new(),
-        path: Vec::new(),
-    };
     let links = Links::new(board);
-    search(board, ctx, &links, &mut scratch).map(|found| step_of(board, ctx, found))
+    let found = SCRATCH.with_borrow_mut(|scratch| {
+        scratch.work = 0;
+        search(board, ctx, &links, scratch)
+    });
+    found.map(|found| step_of(board, ctx, found))
+}
+
+thread_local! {
+    /// This thread's [`Scratch`].
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
 }
 
 /// The easiest chain or cycle; `None` when there is none or the budget ran out.
