@@ -15,6 +15,7 @@
 mod closure;
 
 use std::cell::RefCell;
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use petgraph::algo::TarjanScc;
@@ -345,6 +346,25 @@ struct Scratch {
     pending_off: Vec<usize>,
     /// A closed cycle's path, kept only if it removes something.
     path: Vec<usize>,
+    /// The cycles found that remove nothing, by [`cycle_key`]: each is met again from
+    /// its other true nodes and as its contrapositive, which remove the same.
+    barren: HashSet<Box<[u32]>>,
+    /// A cycle's key, built.
+    key: Vec<u32>,
+}
+
+/// The key of cycle `path` (start repeated at the end), in `key`: its nodes sorted, or all of them
+/// negated if that sorts first. The same for every rotation of a cycle and for its contrapositive.
+fn cycle_key<'a>(key: &'a mut Vec<u32>, path: &[usize]) -> &'a [u32] {
+    key.clear();
+    key.extend(path[1..].iter().map(|&id| id as u32));
+    key.sort_unstable();
+    // Negating flips each node's last bit, which keeps the order of different candidates.
+    if key.first().is_some_and(|&first| first % 2 == 1) {
+        key.iter_mut().for_each(|id| *id ^= 1);
+        key.sort_unstable();
+    }
+    key
 }
 
 /// A node a cycle search reached.
@@ -392,6 +412,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     let links = Links::new(board);
     let found = SCRATCH.with_borrow_mut(|scratch| {
         scratch.work = 0;
+        scratch.barren.clear();
         search(board, ctx, &links, scratch)
     });
     found.map(|found| step_of(board, ctx, found))
@@ -549,6 +570,8 @@ fn cycle(
         pending_on,
         pending_off,
         path,
+        barren,
+        key,
         ..
     } = scratch;
     let closes = |id: usize, depth: usize| match closure {
@@ -628,8 +651,15 @@ fn cycle(
                     up = arena[up].parent;
                 }
                 path.reverse();
-                if let Some(eliminations) = cycle_eliminations(board, path, (on_cycle, seen_on)) {
-                    return Some((path.clone(), eliminations));
+                let key = cycle_key(key, path);
+                if barren.contains(key) {
+                    continue;
+                }
+                match cycle_eliminations(board, path, (on_cycle, seen_on)) {
+                    Some(eliminations) => return Some((path.clone(), eliminations)),
+                    None => {
+                        barren.insert(key.into());
+                    }
                 }
             }
         }
