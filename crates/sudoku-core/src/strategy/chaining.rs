@@ -22,7 +22,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
-use super::unary_chain::{Links, Using};
+use super::unary_chain::{Links, Using, cell_consequences, unit_consequences};
 use super::{Context, Marks, Step, Technique, length_adjustment};
 use crate::candidates::{Board, Candidate, bit, values};
 
@@ -337,34 +337,15 @@ fn follow_on(
             }
             on
         } else if let Some(at) = pending_on.pop_front() {
-            let (cell, value, _) = parts(n, c.nodes[at as usize].0 as usize);
+            let id = c.nodes[at as usize].0 as usize;
+            let mut push = |next: usize| {
+                made_parents.push(at);
+                made.push((next, made_parents.len() - 1, 1, NONE));
+            };
             if kind.cell_links() {
-                for other in values(now.cands(cell) & !bit(value)) {
-                    made_parents.push(at);
-                    made.push((key(n, cell, other, false), made_parents.len() - 1, 1, NONE));
-                }
+                cell_consequences(now, id, &mut push);
             }
-            let [row, col, bx] = geo.units_of(cell);
-            for (k, unit) in [bx, row, col].into_iter().enumerate() {
-                for peer in geo.cells_in(unit, now.positions(unit, value)) {
-                    // Each peer once: a box peer is not taken again from its row or column.
-                    if peer == cell || (k > 0 && geo.units_of(peer)[2] == bx) {
-                        continue;
-                    }
-                    made_parents.push(at);
-                    made.push((key(n, peer, value, false), made_parents.len() - 1, 1, NONE));
-                }
-            }
-            for &(unit, _) in geo.extras_of(cell) {
-                let unit = usize::from(unit);
-                for peer in geo.cells_in(unit, now.positions(unit, value)) {
-                    if peer == cell || geo.first_shared_unit(cell, peer) != Some(unit) {
-                        continue;
-                    }
-                    made_parents.push(at);
-                    made.push((key(n, peer, value, false), made_parents.len() - 1, 1, NONE));
-                }
-            }
+            unit_consequences(now, id, &mut push);
             true
         } else if let Some(at) = pending_off.pop_front() {
             let (cell, value, _) = parts(n, c.nodes[at as usize].0 as usize);

@@ -56,7 +56,7 @@ pub(super) fn consequences(board: &Board, id: usize, mut push: impl FnMut(usize)
 
 /// Through the cell: a true candidate makes the cell's others false; a false one makes a
 /// two-candidate cell's other true.
-fn cell_consequences(board: &Board, id: usize, mut push: impl FnMut(usize)) {
+pub(super) fn cell_consequences(board: &Board, id: usize, mut push: impl FnMut(usize)) {
     let n = board.n();
     let (cell, value, on) = parts(n, id);
     let cands = board.cands(cell);
@@ -73,7 +73,7 @@ fn cell_consequences(board: &Board, id: usize, mut push: impl FnMut(usize)) {
 
 /// Through the units: a true candidate makes its value false in every peer; a false one makes
 /// the value's only other place in a house true.
-fn unit_consequences(board: &Board, id: usize, mut push: impl FnMut(usize)) {
+pub(super) fn unit_consequences(board: &Board, id: usize, mut push: impl FnMut(usize)) {
     let n = board.n();
     let geo = board.geo();
     let (cell, value, on) = parts(n, id);
@@ -81,11 +81,14 @@ fn unit_consequences(board: &Board, id: usize, mut push: impl FnMut(usize)) {
         // Box, then row, then column (then a variant's extra units), each peer once: from the
         // first of them that holds it (a row or column peer shares no unit before it but the box).
         let [row, col, bx] = geo.units_of(cell);
-        for (k, unit) in [bx, row, col].into_iter().enumerate() {
-            for peer in geo.cells_in(unit, board.positions(unit, value)) {
-                if peer != cell && (k == 0 || geo.units_of(peer)[2] != bx) {
-                    push(node(n, peer, value, false));
-                }
+        let [row_slot, col_slot, box_slot] = geo.slots_of(cell);
+        for (unit, skip) in [
+            (bx, 1 << box_slot),
+            (row, geo.meet(row, bx) | 1 << row_slot),
+            (col, geo.meet(col, bx) | 1 << col_slot),
+        ] {
+            for peer in geo.cells_in(unit, board.positions(unit, value) & !skip) {
+                push(node(n, peer, value, false));
             }
         }
         for &(unit, _) in geo.extras_of(cell) {
