@@ -553,6 +553,13 @@ pub struct Board {
     empty: usize,
 }
 
+impl Board {
+    /// Whether `other` is on the same layout with the same candidates in every cell.
+    pub fn same_candidates(&self, other: &Board) -> bool {
+        Arc::ptr_eq(&self.geo, &other.geo) && self.cands == other.cands
+    }
+}
+
 impl Clone for Board {
     fn clone(&self) -> Board {
         Board {

@@ -21,6 +21,7 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 use super::unary_chain::{Links, Using, cell_consequences, unit_consequences};
 use super::{Context, Marks, Step, Technique, length_adjustment};
@@ -170,7 +171,7 @@ struct Scratch {
     /// The last dynamic follow's copy of the board, whose buffers the next copy takes over.
     board: Option<Board>,
     /// The static kind's links, the same for every follow on the board: built once.
-    links: Option<Links>,
+    links: Option<Rc<Links>>,
 }
 
 impl Closure {
@@ -492,7 +493,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
     let mut spare = SPARE.with_borrow_mut(std::mem::take);
     spare.retain(|c| c.index.len() == keys);
     let mut scratch = Scratch {
-        links: (!kind.dynamic()).then(|| Links::new(board)),
+        links: (!kind.dynamic()).then(|| Links::of_board(board)),
         spare,
         ..Scratch::default()
     };

@@ -17,6 +17,7 @@ mod closure;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 use petgraph::algo::TarjanScc;
 
@@ -140,7 +141,33 @@ pub(super) struct Links {
     present: Vec<u32>,
 }
 
+thread_local! {
+    /// The last board whose links were asked for on this thread, with its links: when the
+    /// chains find nothing, SE's multiple forcing chains ask for the same board's links next.
+    static LAST: RefCell<Option<(Board, Rc<Links>)>> = const { RefCell::new(None) };
+}
+
 impl Links {
+    /// The links of `board`, built or, for the board last asked for, kept.
+    pub(super) fn of_board(board: &Board) -> Rc<Links> {
+        LAST.with_borrow_mut(|last| {
+            if let Some((seen, links)) = last
+                && seen.same_candidates(board)
+            {
+                return Rc::clone(links);
+            }
+            let links = Rc::new(Links::new(board));
+            match last {
+                Some((seen, kept)) => {
+                    seen.clone_from(board);
+                    *kept = Rc::clone(&links);
+                }
+                None => *last = Some((board.clone(), Rc::clone(&links))),
+            }
+            links
+        })
+    }
+
     pub(super) fn new(board: &Board) -> Links {
         let n = board.n();
         let nodes = n * n * n * 2;
@@ -420,7 +447,7 @@ fn limit(base: u16, best: Option<&Found>, most: usize) -> usize {
 /// Once a chain is found, the searches from later starts stop at the length that would still
 /// beat it.
 pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
-    let links = Links::new(board);
+    let links = Links::of_board(board);
     let found = SCRATCH.with_borrow_mut(|scratch| {
         scratch.work = 0;
         scratch.barren.clear();
