@@ -861,6 +861,70 @@ mod tests {
         }
     }
 
+    /// The barren cycles are known by their key: every turn of a cycle (another of its nodes
+    /// first) and its contrapositive (read backwards, every node negated) have the same key and
+    /// remove the same candidates.
+    #[test]
+    fn every_turn_of_a_cycle_removes_the_same() {
+        let mut cycles = 0;
+        // A solved grid with cells taken out, a different half each time: many two-candidate
+        // cells and two-place values, so many cycles.
+        let solved =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        for step in [7, 13, 29, 37] {
+            let puzzle: String = solved
+                .char_indices()
+                .map(|(i, c)| if i * step % 81 < 45 { '.' } else { c })
+                .collect();
+            let grid: crate::grid::Grid = puzzle.parse().expect("a valid puzzle");
+            let board = Board::new(&grid).expect("no clash");
+            let links = Links::new(&board);
+            let mut scratch = Scratch::default();
+            let closure = Closure::new(&links, Using::Both, &mut scratch.scc);
+            let (mut on_cycle, mut seen_on) = (Marks::default(), Marks::default());
+            let mut removes =
+                |path: &[usize]| cycle_eliminations(&board, path, (&mut on_cycle, &mut seen_on));
+            for &start in links.present().iter().filter(|&&id| id % 2 == 1) {
+                let start = start as usize;
+                let Some((path, eliminations)) = cycle(
+                    &board,
+                    (&links, Using::Both, closure.as_ref()),
+                    start,
+                    40,
+                    &mut scratch,
+                ) else {
+                    continue;
+                };
+                cycles += 1;
+                let key = cycle_key(&mut Vec::new(), &path).to_vec();
+                let nodes = &path[1..];
+                for turn in 0..nodes.len() {
+                    let turned: Vec<usize> = nodes[turn..]
+                        .iter()
+                        .chain(&nodes[..turn])
+                        .copied()
+                        .collect();
+                    let backwards: Vec<usize> = turned.iter().rev().map(|&id| id ^ 1).collect();
+                    for nodes in [turned, backwards] {
+                        let path: Vec<usize> =
+                            nodes.last().into_iter().chain(&nodes).copied().collect();
+                        assert_eq!(
+                            cycle_key(&mut Vec::new(), &path),
+                            &key[..],
+                            "{puzzle}: {path:?}"
+                        );
+                        assert_eq!(
+                            removes(&path).as_ref(),
+                            Some(&eliminations),
+                            "{puzzle}: {path:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(cycles > 20, "only {cycles} cycles");
+    }
+
     /// The chain limit, counted up one length at a time as its definition reads.
     fn limit_by_counting(base: u16, best: Option<&Found>, most: usize) -> usize {
         let mut len = 1;
