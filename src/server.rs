@@ -78,10 +78,10 @@ async fn set_health(reporter: &HealthReporter, status: ServingStatus) {
 
 /// Serves gRPC on `listener`, metrics on `config.metrics_addr` and plain-text health checks on
 /// `config.health_addr` if set, until `shutdown` completes; refuses to start on a configuration that
-/// [`ServerConfig::validate`] rejects; then shuts down gracefully: health turns NOT_SERVING, new RPCs
-/// are refused, and open ones get `config.shutdown_grace` to finish. Shortly before the grace runs
-/// out, open SolveBatch and Generate streams end with UNAVAILABLE "draining ..." after the answers
-/// they have; then the server stops anyway. Returns `Ok` after a clean or a forced stop alike.
+/// [`ServerConfig::validate`] rejects; then shuts down gracefully: the listening socket closes, then
+/// health turns NOT_SERVING, new RPCs are refused, and open ones get `config.shutdown_grace` to
+/// finish. Shortly before the grace runs out, open SolveBatch and Generate streams end with
+/// UNAVAILABLE "draining ..." after the answers they have; then the server stops anyway. Returns `Ok` after a clean or a forced stop alike.
 pub async fn serve(
     listener: TcpListener,
     config: ServerConfig,
@@ -215,15 +215,18 @@ pub async fn serve_on(
     let sudoku = tower::Layer::layer(&CallLayer::new(metrics.clone()), sudoku);
 
     let local_addr = listener.local_addr().ok();
-    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-    let signal = {
-        let (health, stopping) = (health.clone(), stopping.clone());
+    // Health turns NOT_SERVING only once the listening socket is closed, so a client that sees
+    // it cannot then open a connection that is still taken.
+    let listening = Listening::new(TcpIncoming::from(listener).with_nodelay(Some(true)));
+    tokio::spawn({
+        let (health, closed) = (health.clone(), listening.closed.clone());
         async move {
-            stopping.cancelled().await;
+            closed.cancelled().await;
             tracing::info!("shutting down: draining open RPCs");
             set_health(&health, ServingStatus::NotServing).await;
         }
-    };
+    });
+    let signal = stopping.clone().cancelled_owned();
     let mut builder = Server::builder();
     if let Some(tls) = tls_config(&config)? {
         builder = builder.tls_config(tls)?;
@@ -253,7 +256,7 @@ pub async fn serve_on(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(sudoku)
-        .serve_with_incoming_shutdown(incoming, signal);
+        .serve_with_incoming_shutdown(listening, signal);
 
     set_health(&health, ServingStatus::Serving).await;
     tracing::info!(addr = ?local_addr, "serving sudoku.v1.SudokuService");
@@ -265,6 +268,43 @@ pub async fn serve_on(
     }
     tracing::info!("server stopped");
     Ok(())
+}
+
+/// The gRPC listener's connections. Tonic drops it once shutdown begins; it then closes the
+/// listening socket first and says so by `closed`.
+struct Listening {
+    incoming: Option<TcpIncoming>,
+    closed: CancellationToken,
+}
+
+impl Listening {
+    fn new(incoming: TcpIncoming) -> Listening {
+        Listening {
+            incoming: Some(incoming),
+            closed: CancellationToken::new(),
+        }
+    }
+}
+
+impl futures::Stream for Listening {
+    type Item = std::io::Result<tokio::net::TcpStream>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        match self.incoming.as_mut() {
+            Some(incoming) => std::pin::Pin::new(incoming).poll_next(cx),
+            None => std::task::Poll::Ready(None),
+        }
+    }
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        drop(self.incoming.take());
+        self.closed.cancel();
+    }
 }
 
 /// The TLS identity of `config`, if it names one, and the CA its clients' certificates must be
