@@ -222,11 +222,16 @@ pub async fn serve_on(
         let (health, closed) = (health.clone(), listening.closed.clone());
         async move {
             closed.cancelled().await;
-            tracing::info!("shutting down: draining open RPCs");
             set_health(&health, ServingStatus::NotServing).await;
         }
     });
-    let signal = stopping.clone().cancelled_owned();
+    let signal = {
+        let stopping = stopping.clone();
+        async move {
+            stopping.cancelled().await;
+            tracing::info!("shutting down: draining open RPCs");
+        }
+    };
     let mut builder = Server::builder();
     if let Some(tls) = tls_config(&config)? {
         builder = builder.tls_config(tls)?;
