@@ -13,7 +13,7 @@ use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, DropGuard};
 use tokio_util::task::AbortOnDropHandle;
 
 use crate::config::{
@@ -81,7 +81,8 @@ async fn set_health(reporter: &HealthReporter, status: ServingStatus) {
 /// [`ServerConfig::validate`] rejects; then shuts down gracefully: the listening socket closes, then
 /// health turns NOT_SERVING, new RPCs are refused, and open ones get `config.shutdown_grace` to
 /// finish. Shortly before the grace runs out, open SolveBatch and Generate streams end with
-/// UNAVAILABLE "draining ..." after the answers they have; then the server stops anyway. Returns `Ok` after a clean or a forced stop alike.
+/// UNAVAILABLE "draining ..." after the answers they have; then the server stops anyway. Returns
+/// `Ok` after a clean or a forced stop alike.
 pub async fn serve(
     listener: TcpListener,
     config: ServerConfig,
@@ -217,9 +218,13 @@ pub async fn serve_on(
     let local_addr = listener.local_addr().ok();
     // Health turns NOT_SERVING only once the listening socket is closed, so a client that sees
     // it cannot then open a connection that is still taken.
-    let listening = Listening::new(TcpIncoming::from(listener).with_nodelay(Some(true)));
+    let closed = CancellationToken::new();
+    let listening = Listening {
+        incoming: TcpIncoming::from(listener).with_nodelay(Some(true)),
+        _closed: closed.clone().drop_guard(),
+    };
     tokio::spawn({
-        let (health, closed) = (health.clone(), listening.closed.clone());
+        let health = health.clone();
         async move {
             closed.cancelled().await;
             set_health(&health, ServingStatus::NotServing).await;
@@ -275,20 +280,11 @@ pub async fn serve_on(
     Ok(())
 }
 
-/// The gRPC listener's connections. Tonic drops it once shutdown begins; it then closes the
-/// listening socket first and says so by `closed`.
+/// The gRPC listener's connections. Tonic drops it once shutdown begins: the listening socket
+/// closes first (fields drop in order), then the guard cancels its token.
 struct Listening {
-    incoming: Option<TcpIncoming>,
-    closed: CancellationToken,
-}
-
-impl Listening {
-    fn new(incoming: TcpIncoming) -> Listening {
-        Listening {
-            incoming: Some(incoming),
-            closed: CancellationToken::new(),
-        }
-    }
+    incoming: TcpIncoming,
+    _closed: DropGuard,
 }
 
 impl futures::Stream for Listening {
@@ -298,17 +294,7 @@ impl futures::Stream for Listening {
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<Self::Item>> {
-        match self.incoming.as_mut() {
-            Some(incoming) => std::pin::Pin::new(incoming).poll_next(cx),
-            None => std::task::Poll::Ready(None),
-        }
-    }
-}
-
-impl Drop for Listening {
-    fn drop(&mut self) {
-        drop(self.incoming.take());
-        self.closed.cancel();
+        std::pin::Pin::new(&mut self.incoming).poll_next(cx)
     }
 }
 
