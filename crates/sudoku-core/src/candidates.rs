@@ -77,6 +77,9 @@ pub struct Geometry {
     extra_names: Vec<String>,
     /// `meets[a * 3N + b]`: the slots of row, column or region `a` whose cells lie in `b`.
     meets: Vec<Mask>,
+    /// `along[(u * 3 + kind) * n + i]`: the meet of row, column or region `u` with the `kind` unit
+    /// (0 row, 1 column, 2 region) of its `i`-th cell.
+    along: Vec<Mask>,
     /// The regions are a jigsaw's, not the shape's boxes.
     jigsaw: bool,
 }
@@ -158,6 +161,14 @@ impl Geometry {
                 }
             }
         }
+        let mut along = Vec::with_capacity(9 * n * n);
+        for unit in 0..3 * n {
+            for kind in 0..3 {
+                along.extend(unit_cells[unit * n..][..n].iter().map(|&cell| {
+                    meets[unit * 3 * n + usize::from(cell_units[usize::from(cell)][kind])]
+                }));
+            }
+        }
         let mut unit_len = vec![n as u8; 3 * n];
         // Extra units: houses first, each set of cells once, none already a unit.
         let mut extra: Vec<ExtraUnit> = extra.into_iter().filter(|u| u.cells.len() > 1).collect();
@@ -222,6 +233,7 @@ impl Geometry {
             extras,
             extra_names,
             meets,
+            along,
             jigsaw,
         }
     }
@@ -231,6 +243,13 @@ impl Geometry {
     #[inline]
     pub fn meet(&self, a: usize, b: usize) -> Mask {
         self.meets[a * 3 * self.n + b]
+    }
+
+    /// The slots of `unit` (a row, column or region) whose cells lie in the row (`kind` 0), column
+    /// (1) or region (2) of its `slot`-th cell: [`Geometry::meet`] without looking up that unit.
+    #[inline]
+    pub fn along(&self, unit: usize, kind: usize, slot: usize) -> Mask {
+        self.along[(unit * 3 + kind) * self.n + slot]
     }
 
     /// The shape.
@@ -931,5 +950,24 @@ mod tests {
         // Two puzzles on both layouts; Easter Monster (its diagonal repeats values) and the last
         // two on the plain one only.
         assert_eq!(boards, 7);
+    }
+
+    #[test]
+    fn along_is_the_meet_with_the_unit_through_the_slot() {
+        let six = Shape::new(2, 3).expect("6x6");
+        // A 4x4 jigsaw: each region is an L or a bar, none a box.
+        let regions = [0, 0, 0, 1, 2, 0, 1, 1, 2, 3, 3, 1, 2, 2, 3, 3];
+        let jigsaw = Geometry::with_units(Shape::new(2, 2).expect("4x4"), Some(&regions), vec![])
+            .expect("a layout");
+        for geo in [Geometry::of(Shape::NINE), Geometry::of(six), jigsaw] {
+            for unit in 0..3 * geo.n() {
+                for slot in 0..geo.n() {
+                    let units = geo.units_of(geo.cell_at(unit, slot));
+                    for (kind, &through) in units.iter().enumerate() {
+                        assert_eq!(geo.along(unit, kind, slot), geo.meet(unit, through));
+                    }
+                }
+            }
+        }
     }
 }

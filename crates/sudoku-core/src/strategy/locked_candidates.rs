@@ -42,11 +42,11 @@ fn direct(
             if positions & positions.wrapping_sub(1) == 0 {
                 continue;
             }
-            let first = geo.cell_at(source, positions.trailing_zeros() as usize);
-            let target = geo.units_of(first)[target_kind];
-            if positions & !geo.meet(source, target) != 0 {
+            let first = positions.trailing_zeros() as usize;
+            if positions & !geo.along(source, target_kind, first) != 0 {
                 continue;
             }
+            let target = geo.units_of(geo.cell_at(source, first))[target_kind];
             // Each other source-kind unit the target crosses, in order.
             let others = sources
                 .clone()
