@@ -448,7 +448,8 @@ pub(crate) fn k_sets<T>(
                 None
             };
         }
-        for i in start..items.len() {
+        // Leave enough items for the choices still to make.
+        for i in start..=items.len() - (k - depth) {
             let next = union | items[i].1;
             if next.count_ones() as usize > k {
                 continue;
@@ -460,7 +461,7 @@ pub(crate) fn k_sets<T>(
         }
         None
     }
-    if k == 0 || k > 4 {
+    if k == 0 || k > 4 || items.len() < k {
         return None;
     }
     go(items, k, 0, &mut [0; 4], 0, 0, found)
