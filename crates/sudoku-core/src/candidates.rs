@@ -955,7 +955,7 @@ mod tests {
     #[test]
     fn along_is_the_meet_with_the_unit_through_the_slot() {
         let six = Shape::new(2, 3).expect("6x6");
-        // A 4x4 jigsaw: each region is an L or a bar, none a box.
+        // A 4x4 jigsaw, none of whose regions is a box.
         let regions = [0, 0, 0, 1, 2, 0, 1, 1, 2, 3, 3, 1, 2, 2, 3, 3];
         let jigsaw = Geometry::with_units(Shape::new(2, 2).expect("4x4"), Some(&regions), vec![])
             .expect("a layout");
