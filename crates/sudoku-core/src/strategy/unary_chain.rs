@@ -171,29 +171,31 @@ impl Links {
     pub(super) fn new(board: &Board) -> Links {
         let n = board.n();
         let nodes = n * n * n * 2;
-        let mut start = Vec::with_capacity(nodes + 1);
-        let mut mid = Vec::with_capacity(nodes);
+        let mut start = vec![0; nodes + 1];
+        let mut mid = vec![0; nodes];
         let mut to = Vec::with_capacity(nodes * 4);
         let mut present = Vec::new();
+        // Nodes are numbered by cell, value and truth, so the candidates come in order; the nodes
+        // between them (no candidate, no links) start and end where the next one starts.
+        let mut unset = 0;
         for cell in 0..n * n {
-            let cands = board.cands(cell);
-            for value in 1..=n as u8 {
-                let has = cands & bit(value) != 0;
+            for value in values(board.cands(cell)) {
                 for on in [false, true] {
                     let id = node(n, cell, value, on);
-                    start.push(to.len() as u32);
-                    if has {
-                        present.push(id as u32);
-                        cell_consequences(board, id, |next| to.push(next as u32));
-                    }
-                    mid.push(to.len() as u32);
-                    if has {
-                        unit_consequences(board, id, |next| to.push(next as u32));
-                    }
+                    let here = to.len() as u32;
+                    start[unset..=id].fill(here);
+                    mid[unset..id].fill(here);
+                    present.push(id as u32);
+                    cell_consequences(board, id, |next| to.push(next as u32));
+                    mid[id] = to.len() as u32;
+                    unit_consequences(board, id, |next| to.push(next as u32));
+                    unset = id + 1;
                 }
             }
         }
-        start.push(to.len() as u32);
+        let end = to.len() as u32;
+        start[unset..].fill(end);
+        mid[unset..].fill(end);
         Links {
             start,
             mid,
