@@ -344,7 +344,19 @@ impl Geometry {
     /// The houses holding `cell`: its region, row and column, then its extra units of N cells.
     #[inline]
     pub fn houses_of(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
-        self.all_units_of(cell).filter(|&u| self.is_house(u))
+        self.house_slots(cell).map(|(unit, _)| unit)
+    }
+
+    /// [`Geometry::houses_of`], each house with `cell`'s slot in it.
+    #[inline]
+    pub fn house_slots(&self, cell: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let [row, col, region] = self.units_of(cell);
+        let [row_slot, col_slot, region_slot] = self.slots_of(cell);
+        let extras = self.extras_of(cell).iter();
+        [(region, region_slot), (row, row_slot), (col, col_slot)]
+            .into_iter()
+            .chain(extras.map(|&(unit, slot)| (usize::from(unit), usize::from(slot))))
+            .filter(|&(unit, _)| self.is_house(unit))
     }
 
     /// `cell`'s slot in its row, column and region.

@@ -369,8 +369,8 @@ fn follow_on(
                     NONE,
                 ));
             }
-            for unit in geo.houses_of(cell) {
-                let others = now.positions(unit, value) & !(1 << geo.slot_in(cell, unit));
+            for (unit, slot) in geo.house_slots(cell) {
+                let others = now.positions(unit, value) & !(1 << slot);
                 if others.count_ones() == 1 {
                     let peer = geo.cell_at(unit, others.trailing_zeros() as usize);
                     let from = made_parents.len();

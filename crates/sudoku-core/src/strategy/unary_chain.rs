@@ -101,15 +101,8 @@ pub(super) fn unit_consequences(board: &Board, id: usize, mut push: impl FnMut(u
             }
         }
     } else {
-        // Its region, row and column, then its extra houses: where one other place is left.
-        let [row, col, bx] = geo.units_of(cell);
-        let [row_slot, col_slot, box_slot] = geo.slots_of(cell);
-        let extras = geo.extras_of(cell).iter();
-        let houses = extras.filter(|&&(unit, _)| geo.is_house(usize::from(unit)));
-        for (unit, slot) in [(bx, box_slot), (row, row_slot), (col, col_slot)]
-            .into_iter()
-            .chain(houses.map(|&(unit, slot)| (usize::from(unit), usize::from(slot))))
-        {
+        // Its houses: where one other place is left.
+        for (unit, slot) in geo.house_slots(cell) {
             let others = board.positions(unit, value) & !(1 << slot);
             if others.count_ones() == 1 {
                 let peer = geo.cell_at(unit, others.trailing_zeros() as usize);
