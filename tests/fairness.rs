@@ -152,11 +152,20 @@ async fn others_are_served_beside_stalled_readers(stalled: usize) {
     let answered = "sudoku_puzzles_total{verdict=\"VERDICT_UNIQUE\"}";
     let held = "sudoku_batch_items_in_flight";
     let started = Instant::now();
-    while server.metric(answered).await == 0.0
-        || server.metric(SOLVING).await != 0.0
-        || server.metric(held).await == 0.0
-    {
-        assert!(started.elapsed() < Duration::from_secs(10), "never stalled");
+    loop {
+        let (done, solving, holding) = (
+            server.metric(answered).await,
+            server.metric(SOLVING).await,
+            server.metric(held).await,
+        );
+        if done > 0.0 && solving == 0.0 && holding > 0.0 {
+            break;
+        }
+        let aside = server.metric("sudoku_solves_aside").await;
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "never stalled: {done} answered, {solving} solving ({aside} set aside), {holding} held"
+        );
         tokio::task::yield_now().await;
     }
     let held = server.metric(held).await;
