@@ -1,154 +1,333 @@
-//! Unique rectangles: four blank cells at the corners of a rectangle in two rows, two columns and two
-//! boxes, all holding the values {a, b}, would let a and b swap places, giving two solutions. A
-//! unique puzzle rules that out. Type 1: three corners hold only {a, b}, so the fourth loses a and
-//! b. Type 2: two corners hold only {a, b} and the other two {a, b, c}, so one of those holds c and
-//! every cell seeing both loses it. Type 4: two corners hold only {a, b}, the other two share a unit
-//! where a has no other place, so one of them is a and neither can be b. All 4.5, as Sudoku
-//! Explainer rates a rectangle; it takes type 1, then 2, then 4.
+//! Unique rectangles and loops: blank cells that all hold the values {a, b}, linked in a loop where
+//! each row, column and region it enters holds two of its cells, one at an odd and one at an even
+//! place, would let a and b swap along the loop, giving two solutions. A unique puzzle rules that
+//! out, so the cells holding more than {a, b} keep the loop from forming. Type 1: one such cell,
+//! which loses a and b. Type 2: such cells with one extra value c between them, one of which holds
+//! it, so every cell seeing them all loses c. Type 4: two such cells share a unit where a has no
+//! other place, so one of them is a and neither can be b.
+//!
+//! As Sudoku Explainer finds and rates them: a loop of four cells (a rectangle) is 4.5, of six 4.6,
+//! of eight 4.7, of ten or more 5.0. Loops are walked from each two-valued cell in order, through
+//! its region, row and column in turn (never two steps through the same kind of house), with at
+//! most two cells of extra values (more when they share the one extra value); of all they remove
+//! something by, the easiest is taken, then the lowest type, then the first found. SE's type 3
+//! (the extra values forming a naked or hidden set with other cells of a shared unit) is not here.
 
 use std::fmt::Write as _;
 
 use super::{Context, Step, Technique, seen_by_all, write_cells, write_eliminations, write_values};
-use crate::candidates::{Board, Candidate, Mask, values};
+use crate::candidates::{Board, Candidate, Mask, bit, values};
 
-/// The rating of every unique rectangle: the lowest of the techniques that assume a unique puzzle.
+/// The rating of a unique rectangle, the easiest of the techniques that assume a unique puzzle.
 pub const RATING: u16 = 45;
 
-/// The first unique rectangle that removes something: of type 1, else of type 2, else of type 4.
+/// How many steps the loop walks of one search may take in all: a bound on the walk's cost on
+/// large grids, far above what a 9x9 board needs.
+const MOST_STEPS: usize = 1 << 20;
+
+/// The easiest unique rectangle or loop that removes something.
 pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
-    let n = board.n();
-    let geo = board.geo();
-    // A variant's extra unit through one corner can forbid the swap the argument rests on.
-    if geo.has_extra_units() {
+    // A variant's extra unit through a cell of the loop can forbid the swap the argument rests on.
+    if board.geo().has_extra_units() {
         return None;
     }
-    // One sweep of the rectangles in order: a type 1 is taken at once, the first of type 2 and
-    // of type 4 are kept in case no type 1 comes.
-    let mut later: [Option<Found>; 2] = [None, None];
-    for a in 0..n * n {
-        let pair = board.cands(a);
+    let n = board.n();
+    let mut walk = Walk {
+        board,
+        loop_cells: Vec::with_capacity(n * n),
+        on_loop: vec![false; n * n],
+        in_house: vec![[0; 2]; 3 * n],
+        lonely: 0,
+        steps: 0,
+        best: None,
+    };
+    let mut core: (Mask, Vec<bool>) = (0, Vec::new());
+    for start in 0..n * n {
+        let pair = board.cands(start);
         if pair.count_ones() != 2 {
             continue;
         }
-        let (r1, c1) = (a / n, a % n);
-        let [_, _, ba] = geo.units_of(a);
-        let holds = |cell: usize| board.cands(cell) & pair == pair;
-        for r2 in (r1 + 1..n).filter(|&r2| holds(r2 * n + c1)) {
-            for c2 in (0..n).filter(|&c| c != c1 && holds(r1 * n + c) && holds(r2 * n + c)) {
-                let corners = [a, r1 * n + c2, r2 * n + c1, r2 * n + c2];
-                // Two corners in each of two boxes (a jigsaw's regions can hold three).
-                let mut others = corners
-                    .into_iter()
-                    .map(|c| geo.units_of(c)[2])
-                    .filter(|&b| b != ba);
-                let boxes = (others.next(), others.next(), others.next());
-                if !matches!(boxes, (Some(x), Some(y), None) if x == y) {
-                    continue;
-                }
-                let mut extra = corners.into_iter().filter(|&c| board.cands(c) != pair);
-                match (extra.next(), extra.next(), extra.next()) {
-                    (Some(cell), None, _) => {
-                        let eliminations = values(pair).map(|value| Candidate { cell, value });
-                        let found = Found {
-                            corners,
-                            eliminations: eliminations.collect(),
-                            kind: 1,
-                        };
-                        return Some(step(board, ctx, pair, found));
-                    }
-                    (Some(x), Some(y), None) => {
-                        if later[0].is_none()
-                            && board.cands(x) == board.cands(y)
-                            && (board.cands(x) & !pair).count_ones() == 1
-                            && geo.sees(x, y)
-                        {
-                            let value = (board.cands(x) & !pair).trailing_zeros() as u8 + 1;
-                            let eliminations = seen_by_all(board, value, &[x, y]);
-                            if !eliminations.is_empty() {
-                                later[0] = Some(Found {
-                                    corners,
-                                    eliminations,
-                                    kind: 2,
-                                });
-                            }
-                        }
-                        if later[1].is_none() {
-                            later[1] = type4(board, pair, [x, y]).map(|eliminations| Found {
-                                corners,
-                                eliminations,
-                                kind: 4,
-                            });
-                        }
-                    }
-                    _ => {}
-                }
-            }
+        if core.0 != pair {
+            core = (pair, loop_core(board, pair));
+        }
+        if !core.1[start] {
+            continue;
+        }
+        walk.from(start, pair, 2, 0, None);
+        if walk
+            .best
+            .as_ref()
+            .is_some_and(|b| (b.rating, b.kind) == (RATING, 1))
+        {
+            break;
         }
     }
-    let [two, four] = later;
-    let found = two.or(four)?;
-    Some(step(board, ctx, board.cands(found.corners[0]), found))
+    let found = walk.best?;
+    Some(step(board, ctx, found))
 }
 
-/// A rectangle that removes something: its corners (the first holding only the pair), what it
-/// removes, its type.
+/// A loop that removes something: its cells in loop order, its pair, what it removes, its
+/// rating and type.
 struct Found {
-    corners: [usize; 4],
+    cells: Vec<usize>,
+    pair: Mask,
     eliminations: Vec<Candidate>,
+    rating: u16,
     kind: u8,
 }
 
-/// The step of rectangle `found` on `pair`.
-fn step(board: &Board, ctx: &Context<'_>, pair: Mask, found: Found) -> Step {
+/// The loop walks from the board's two-valued cells, with the best loop so far.
+struct Walk<'a> {
+    board: &'a Board,
+    /// The loop being walked, from its start.
+    loop_cells: Vec<usize>,
+    /// Which cells the loop holds.
+    on_loop: Vec<bool>,
+    /// For each house, how many of the loop's cells it holds at even places and at odd.
+    in_house: Vec<[u8; 2]>,
+    /// How many houses hold just one of the loop's cells: a closed loop alternates when none does.
+    lonely: usize,
+    /// Steps taken, against [`MOST_STEPS`].
+    steps: usize,
+    best: Option<Found>,
+}
+
+impl Walk<'_> {
+    /// Walks on from `cell` (the loop's last) through each kind of house but the one it came
+    /// by (`came_by`: 0 region, 1 row, 2 column), keeping every loop that closes. `allowed` is how
+    /// many more cells may hold extra values; `extra` is the extra values met so far.
+    fn from(&mut self, cell: usize, pair: Mask, allowed: i32, extra: Mask, came_by: Option<usize>) {
+        let board = self.board;
+        let geo = board.geo();
+        let place = self.loop_cells.len() % 2;
+        let [row, col, region] = geo.units_of(cell);
+        self.enter(cell, place, true);
+        for (kind, unit) in [region, row, col].into_iter().enumerate() {
+            if came_by == Some(kind) {
+                continue;
+            }
+            // The cells of the house holding both values, in order: the only ones the loop takes.
+            let both = values(pair).fold(geo.full_positions(unit), |places, value| {
+                places & board.positions(unit, value)
+            });
+            for next in geo.cells_in(unit, both) {
+                self.steps += 1;
+                if self.steps > MOST_STEPS {
+                    break;
+                }
+                if next == self.loop_cells[0] && self.loop_cells.len() >= 4 {
+                    self.closed(pair);
+                } else if !self.on_loop[next] {
+                    let cands = board.cands(next);
+                    // A loop through a two-valued cell before the start was met from that cell.
+                    if (cands == pair && next < self.loop_cells[0]) || !self.may_take(next) {
+                        continue;
+                    }
+                    let more = extra | (cands & !pair);
+                    let wide = cands.count_ones() > 2;
+                    if !wide || more.count_ones() == 1 || allowed > 0 {
+                        self.from(next, pair, allowed - i32::from(wide), more, Some(kind));
+                    }
+                }
+            }
+        }
+        self.enter(cell, place, false);
+    }
+
+    /// Puts `cell` on the loop at a place of parity `place`, or takes it off again.
+    fn enter(&mut self, cell: usize, place: usize, on: bool) {
+        if on {
+            self.loop_cells.push(cell);
+        } else {
+            self.loop_cells.pop();
+        }
+        self.on_loop[cell] = on;
+        for unit in self.board.geo().units_of(cell) {
+            let total = |house: [u8; 2]| house[0] + house[1];
+            let before = total(self.in_house[unit]);
+            let count = &mut self.in_house[unit][place];
+            *count = if on { *count + 1 } else { *count - 1 };
+            let after = total(self.in_house[unit]);
+            if after == 1 {
+                self.lonely += 1;
+            }
+            if before == 1 {
+                self.lonely -= 1;
+            }
+        }
+    }
+
+    /// Whether the loop may go on to `cell`: no house of it holds two of the loop's cells yet,
+    /// nor one at a place of the same parity as `cell`'s would be. Otherwise no loop closed from
+    /// here could alternate, so the walk need not go there.
+    fn may_take(&self, cell: usize) -> bool {
+        let place = self.loop_cells.len() % 2;
+        self.board.geo().units_of(cell).into_iter().all(|unit| {
+            let [even, odd] = self.in_house[unit];
+            even + odd < 2 && self.in_house[unit][place] == 0
+        })
+    }
+
+    /// The loop just closed: if it is one, what it removes, kept if it beats the best so far.
+    fn closed(&mut self, pair: Mask) {
+        if self.lonely > 0 {
+            return;
+        }
+        let board = self.board;
+        let cells = &self.loop_cells;
+        let rating = RATING
+            + match cells.len() {
+                4 => 0,
+                6 => 1,
+                8 => 2,
+                _ => 5,
+            };
+        let extra: Vec<usize> = cells
+            .iter()
+            .copied()
+            .filter(|&c| board.cands(c) != pair)
+            .collect();
+        let mut found = Vec::new();
+        match extra[..] {
+            [] => {}
+            [rescue] => found.push((
+                1,
+                values(pair)
+                    .map(|value| Candidate {
+                        cell: rescue,
+                        value,
+                    })
+                    .collect(),
+            )),
+            [x, y] => {
+                let others = (board.cands(x) | board.cands(y)) & !pair;
+                if others.count_ones() == 1 {
+                    found.push((2, type2(board, others, &extra)));
+                }
+                found.push((4, type4(board, pair, [x, y])));
+            }
+            _ => {
+                let others = board.cands(extra[0]) & !pair;
+                found.push((2, type2(board, others, &extra)));
+            }
+        }
+        for (kind, eliminations) in found {
+            if eliminations.is_empty()
+                || self
+                    .best
+                    .as_ref()
+                    .is_some_and(|b| (b.rating, b.kind) <= (rating, kind))
+            {
+                continue;
+            }
+            self.best = Some(Found {
+                cells: cells.clone(),
+                pair,
+                eliminations,
+                rating,
+                kind,
+            });
+        }
+    }
+}
+
+/// The cells that may lie on a loop of `pair`: those holding both values whose row, column and
+/// region each hold another such cell, found again until none is left without (a loop's every
+/// house holds two of its cells). A walk from any other cell closes no loop that alternates.
+fn loop_core(board: &Board, pair: Mask) -> Vec<bool> {
+    let geo = board.geo();
+    let cells = board.n() * board.n();
+    let mut on: Vec<bool> = (0..cells).map(|c| board.cands(c) & pair == pair).collect();
+    let mut in_house = vec![0usize; 3 * board.n()];
+    for cell in (0..cells).filter(|&c| on[c]) {
+        for unit in geo.units_of(cell) {
+            in_house[unit] += 1;
+        }
+    }
+    let mut gone: Vec<usize> = (0..cells)
+        .filter(|&c| on[c] && geo.units_of(c).iter().any(|&unit| in_house[unit] < 2))
+        .collect();
+    gone.iter().for_each(|&c| on[c] = false);
+    while let Some(cell) = gone.pop() {
+        for unit in geo.units_of(cell) {
+            in_house[unit] -= 1;
+            if in_house[unit] == 1
+                && let Some(last) = geo.cells_of(unit).find(|&c| on[c])
+            {
+                on[last] = false;
+                gone.push(last);
+            }
+        }
+    }
+    on
+}
+
+/// Type 2: the extra cells `extra` hold one extra value `others` between them, so one of them
+/// holds it and every cell seeing them all loses it.
+fn type2(board: &Board, others: Mask, extra: &[usize]) -> Vec<Candidate> {
+    let value = others.trailing_zeros() as u8 + 1;
+    seen_by_all(board, value, extra)
+}
+
+/// Type 4 on the extra cells `extra`: where a unit they share leaves one of the pair's values no
+/// other place (the lower value, if both; the last such unit of region, row, column), the other
+/// value leaves both.
+fn type4(board: &Board, pair: Mask, extra: [usize; 2]) -> Vec<Candidate> {
+    let geo = board.geo();
+    let [x, y] = extra;
+    let [row, col, region] = geo.units_of(x);
+    let shared = [region, row, col]
+        .into_iter()
+        .filter(|&u| geo.units_of(y).contains(&u));
+    let mut locked: Mask = 0;
+    for unit in shared {
+        let mine = (1 << geo.slot_in(x, unit)) | (1 << geo.slot_in(y, unit));
+        for value in values(pair) {
+            if board.positions(unit, value) & !mine == 0 {
+                locked |= bit(value);
+            }
+        }
+    }
+    let Some(lock) = values(locked).next() else {
+        return Vec::new();
+    };
+    values(pair & !bit(lock))
+        .flat_map(|other| extra.map(|cell| Candidate { cell, value: other }))
+        .filter(|c| board.has(c.cell, c.value))
+        .collect()
+}
+
+/// The step of loop `found`.
+fn step(board: &Board, ctx: &Context<'_>, found: Found) -> Step {
     let Found {
-        corners,
+        cells,
+        pair,
         eliminations,
+        rating,
         kind,
     } = found;
-    let mut step = Step::new(Technique::UniqueRectangle, RATING);
-    step.evidence = corners
+    let mut step = Step::new(Technique::UniqueRectangle, rating);
+    step.evidence = cells
         .iter()
         .flat_map(|&cell| values(pair).map(move |value| Candidate { cell, value }))
         .collect();
+    step.evidence.sort_unstable();
     step.eliminations = eliminations;
     if ctx.explain {
+        let shape = if cells.len() == 4 {
+            "unique rectangle"
+        } else {
+            "unique loop"
+        };
         step.text.push_str("The cells ");
-        write_cells(&mut step.text, board, corners);
+        write_cells(&mut step.text, board, cells.iter().copied());
         step.text.push_str(" would hold ");
         write_values(&mut step.text, values(pair), " and ");
         let _ = write!(
             step.text,
-            " in either order, two solutions; a unique puzzle rules that out (unique rectangle type {kind})."
+            " in either order, two solutions; a unique puzzle rules that out ({shape} type {kind})."
         );
         write_eliminations(&mut step.text, board, &step.eliminations);
     }
     step
-}
-
-/// Type 4 on the rectangle whose corners `extra` hold more than `pair`: in a unit they share, one
-/// of the pair's values has no other place, so the other value leaves both.
-fn type4(board: &Board, pair: Mask, extra: [usize; 2]) -> Option<Vec<Candidate>> {
-    let geo = board.geo();
-    let [a, b] = extra;
-    let units_b = geo.units_of(b);
-    for unit in geo.units_of(a).into_iter().filter(|u| units_b.contains(u)) {
-        let mine = (1 << geo.slot_in(a, unit)) | (1 << geo.slot_in(b, unit));
-        for locked in values(pair) {
-            if board.positions(unit, locked) & !mine != 0 {
-                continue;
-            }
-            let Some(other) = values(pair).find(|&v| v != locked) else {
-                continue;
-            };
-            let eliminations: Vec<Candidate> = extra
-                .iter()
-                .filter(|&&cell| board.has(cell, other))
-                .map(|&cell| Candidate { cell, value: other })
-                .collect();
-            if !eliminations.is_empty() {
-                return Some(eliminations);
-            }
-        }
-    }
-    None
 }
