@@ -35,25 +35,41 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
     let mut walk = Walk {
         board,
         loop_cells: Vec::with_capacity(n * n),
-        on_loop: vec![false; n * n],
+        on_loop: vec![0; 3 * n],
         in_house: vec![[0; 2]; 3 * n],
         lonely: 0,
+        core: Vec::new(),
+        start_at: vec![0; 3 * n],
         steps: 0,
         best: None,
     };
-    let mut core: (Mask, Vec<bool>) = (0, Vec::new());
+    // Each pair's loop core, made when a start first needs it.
+    let mut cores: Vec<(Mask, Vec<Mask>)> = Vec::new();
     for start in 0..n * n {
         let pair = board.cands(start);
         if pair.count_ones() != 2 {
             continue;
         }
-        if core.0 != pair {
-            core = (pair, loop_core(board, pair));
-        }
-        if !core.1[start] {
+        let at = match cores.iter().position(|&(p, _)| p == pair) {
+            Some(at) => at,
+            None => {
+                cores.push((pair, loop_core(board, pair)));
+                cores.len() - 1
+            }
+        };
+        let geo = board.geo();
+        let [row, _, _] = geo.units_of(start);
+        if cores[at].1[row] >> geo.slots_of(start)[0] & 1 == 0 {
             continue;
         }
+        std::mem::swap(&mut walk.core, &mut cores[at].1);
+        let start_houses = geo.units_of(start).into_iter().zip(geo.slots_of(start));
+        start_houses
+            .clone()
+            .for_each(|(unit, slot)| walk.start_at[unit] = 1 << slot);
         walk.from(start, pair, 2, 0, None);
+        start_houses.for_each(|(unit, _)| walk.start_at[unit] = 0);
+        std::mem::swap(&mut walk.core, &mut cores[at].1);
         if walk
             .best
             .as_ref()
@@ -81,12 +97,17 @@ struct Walk<'a> {
     board: &'a Board,
     /// The loop being walked, from its start.
     loop_cells: Vec<usize>,
-    /// Which cells the loop holds.
-    on_loop: Vec<bool>,
+    /// For each house, the places of the loop's cells in it.
+    on_loop: Vec<Mask>,
     /// For each house, how many of the loop's cells it holds at even places and at odd.
     in_house: Vec<[u8; 2]>,
     /// How many houses hold just one of the loop's cells: a closed loop alternates when none does.
     lonely: usize,
+    /// For each house, the places of the cells that may lie on a loop of the pair walked
+    /// ([`loop_core`]).
+    core: Vec<Mask>,
+    /// For each house, the start's place in it, if it holds the start.
+    start_at: Vec<Mask>,
     /// Steps taken, against [`MOST_STEPS`].
     steps: usize,
     best: Option<Found>,
@@ -106,21 +127,24 @@ impl Walk<'_> {
             if came_by == Some(kind) {
                 continue;
             }
-            // The cells of the house holding both values, in order: the only ones the loop takes.
-            let both = values(pair).fold(geo.full_positions(unit), |places, value| {
-                places & board.positions(unit, value)
-            });
-            for next in geo.cells_in(unit, both) {
+            // The cells of the house that may lie on the loop and are not on it yet, and the start
+            // once the loop could close, in order.
+            let start = self.loop_cells[0];
+            let mut open = self.core[unit] & !self.on_loop[unit];
+            if self.loop_cells.len() >= 4 {
+                open |= self.on_loop[unit] & self.start_at[unit];
+            }
+            for next in geo.cells_in(unit, open) {
                 self.steps += 1;
                 if self.steps > MOST_STEPS {
                     break;
                 }
-                if next == self.loop_cells[0] && self.loop_cells.len() >= 4 {
+                if next == start {
                     self.closed(pair);
-                } else if !self.on_loop[next] {
+                } else {
                     let cands = board.cands(next);
                     // A loop through a two-valued cell before the start was met from that cell.
-                    if (cands == pair && next < self.loop_cells[0]) || !self.may_take(next) {
+                    if (cands == pair && next < start) || !self.may_take(next) {
                         continue;
                     }
                     let more = extra | (cands & !pair);
@@ -141,8 +165,9 @@ impl Walk<'_> {
         } else {
             self.loop_cells.pop();
         }
-        self.on_loop[cell] = on;
-        for unit in self.board.geo().units_of(cell) {
+        let geo = self.board.geo();
+        for (unit, slot) in geo.units_of(cell).into_iter().zip(geo.slots_of(cell)) {
+            self.on_loop[unit] ^= 1 << slot;
             let total = |house: [u8; 2]| house[0] + house[1];
             let before = total(self.in_house[unit]);
             let count = &mut self.in_house[unit][place];
@@ -231,35 +256,36 @@ impl Walk<'_> {
     }
 }
 
-/// The cells that may lie on a loop of `pair`: those holding both values whose row, column and
-/// region each hold another such cell, found again until none is left without (a loop's every
-/// house holds two of its cells). A walk from any other cell closes no loop that alternates.
-fn loop_core(board: &Board, pair: Mask) -> Vec<bool> {
+/// For each house, the places of the cells that may lie on a loop of `pair`: those holding both
+/// values whose row, column and region each hold another such cell, found again until none is
+/// left without (a loop's every house holds two of its cells). A walk through any other cell
+/// closes no loop that alternates.
+fn loop_core(board: &Board, pair: Mask) -> Vec<Mask> {
     let geo = board.geo();
-    let cells = board.n() * board.n();
-    let mut on: Vec<bool> = (0..cells).map(|c| board.cands(c) & pair == pair).collect();
-    let mut in_house = vec![0usize; 3 * board.n()];
-    for cell in (0..cells).filter(|&c| on[c]) {
-        for unit in geo.units_of(cell) {
-            in_house[unit] += 1;
-        }
-    }
-    let mut gone: Vec<usize> = (0..cells)
-        .filter(|&c| on[c] && geo.units_of(c).iter().any(|&unit| in_house[unit] < 2))
+    let houses = 3 * board.n();
+    let mut places: Vec<Mask> = (0..houses)
+        .map(|unit| {
+            values(pair).fold(geo.full_positions(unit), |m, value| {
+                m & board.positions(unit, value)
+            })
+        })
         .collect();
-    gone.iter().for_each(|&c| on[c] = false);
-    while let Some(cell) = gone.pop() {
-        for unit in geo.units_of(cell) {
-            in_house[unit] -= 1;
-            if in_house[unit] == 1
-                && let Some(last) = geo.cells_of(unit).find(|&c| on[c])
-            {
-                on[last] = false;
-                gone.push(last);
+    let mut lone: Vec<usize> = (0..houses)
+        .filter(|&u| places[u].count_ones() == 1)
+        .collect();
+    while let Some(unit) = lone.pop() {
+        if places[unit].count_ones() != 1 {
+            continue;
+        }
+        let cell = geo.cell_at(unit, places[unit].trailing_zeros() as usize);
+        for (u, slot) in geo.units_of(cell).into_iter().zip(geo.slots_of(cell)) {
+            places[u] &= !(1 << slot);
+            if places[u].count_ones() == 1 {
+                lone.push(u);
             }
         }
     }
-    on
+    places
 }
 
 /// Type 2: the extra cells `extra` hold one extra value `others` between them, so one of them
@@ -330,4 +356,49 @@ fn step(board: &Board, ctx: &Context<'_>, found: Found) -> Step {
         write_eliminations(&mut step.text, board, &step.eliminations);
     }
     step
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::candidates::Candidate;
+    use crate::grader::{self, Options};
+    use crate::grid::Grid;
+    use crate::strategy::Technique;
+
+    /// The loops a grade takes on `puzzle`: each step's rating, cells and eliminations.
+    fn loops(puzzle: &str) -> Vec<(u16, Vec<usize>, Vec<Candidate>)> {
+        let grid: Grid = puzzle.parse().expect("a valid puzzle");
+        let solution = grader::unique_solution(&grid, u64::MAX, None)
+            .expect("not cancelled")
+            .expect("a unique puzzle");
+        let grade = grader::grade(&grid, &solution, &Options::default()).expect("graded");
+        grade
+            .steps
+            .into_iter()
+            .filter(|s| s.technique == Technique::UniqueRectangle)
+            .map(|s| {
+                let mut cells: Vec<usize> = s.evidence.iter().map(|c| c.cell).collect();
+                cells.dedup();
+                (s.rating, cells, s.eliminations)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_six_cell_loop_of_type_4_is_taken_as_sudoku_explainer_takes_it() {
+        // SE: "Unique Loop 6 type 4: Cells r1c6,r1c8,r3c8,r3c5,r6c5,r6c6 on 7, 5", 4.6.
+        let found = loops(
+            "2..8.........6...49.......2.....4.1.6753......8....9...6..48.2..2..3.7.17....1...",
+        );
+        let [(rating, cells, eliminations)] = &found[..] else {
+            panic!("one loop expected, found {}", found.len());
+        };
+        assert_eq!(*rating, 46);
+        let at = |r: usize, c: usize| (r - 1) * 9 + c - 1;
+        let mut expected = vec![at(1, 6), at(1, 8), at(3, 8), at(3, 5), at(6, 5), at(6, 6)];
+        expected.sort_unstable();
+        assert_eq!(cells, &expected);
+        let five = |cell| Candidate { cell, value: 5 };
+        assert_eq!(eliminations, &vec![five(at(6, 5)), five(at(6, 6))]);
+    }
 }
