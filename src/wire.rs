@@ -218,6 +218,7 @@ impl From<Technique> for proto::Technique {
             Technique::HiddenQuad => P::HiddenQuad,
             Technique::BugPlusOne => P::BugPlusOne,
             Technique::BugType2 => P::BugType2,
+            Technique::AlignedPairExclusion => P::AlignedPairExclusion,
             Technique::Skyscraper => P::Skyscraper,
             Technique::TwoStringKite => P::TwoStringKite,
             Technique::XChain => P::XChain,

@@ -23,9 +23,9 @@ use crate::candidates::{Board, Geometry};
 use crate::grid::Grid;
 use crate::solver::{self, Mode, Verdict};
 use crate::strategy::{
-    Context, Step, Stopped, Technique, bug, chaining, fish, forcing_chain, full_house, guess,
-    hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset, unary_chain,
-    unique_rectangle, xy_wing, xyz_wing,
+    Context, Step, Stopped, Technique, aligned_pair_exclusion, bug, chaining, fish, forcing_chain,
+    full_house, guess, hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset,
+    unary_chain, unique_rectangle, xy_wing, xyz_wing,
 };
 
 /// The effort budget a grading gets by default: enough for the forcing chains of nearly every
@@ -274,12 +274,13 @@ fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopp
         xyz_wing::find,
     ];
     // From the unique rectangles on, 4.5 and up.
-    let harder: [fn(&Board, &Context<'_>) -> Option<Step>; 5] = [
+    let harder: [fn(&Board, &Context<'_>) -> Option<Step>; 6] = [
         unique_rectangle::find,
         |b, c| naked_subset::find(b, c, 4),
         |b, c| fish::find(b, c, 4),
         |b, c| hidden_subset::find(b, c, 4, false),
         bug::find,
+        aligned_pair_exclusion::find,
     ];
     if board.is_solved() {
         return Ok(None);

@@ -4,6 +4,7 @@
 //! A finder looks at a [`Board`] and returns the first step of its technique it finds, without
 //! changing the board; the grader applies it. Ratings are on the Sudoku Explainer scale, in tenths.
 
+pub mod aligned_pair_exclusion;
 pub mod bug;
 pub mod chaining;
 pub mod fish;
@@ -70,7 +71,8 @@ pub enum Technique {
     XyWing,
     /// XYZ-Wing (4.4).
     XyzWing,
-    /// Unique rectangle, types 1, 2 and 4 (4.5).
+    /// Unique rectangle or loop, types 1, 2 and 4 (4.5 for a rectangle, up to 5.0 for a loop of
+    /// ten cells or more).
     UniqueRectangle,
     /// Naked quad (5.0).
     NakedQuad,
@@ -83,6 +85,9 @@ pub enum Technique {
     /// Bivalue universal grave type 2: the cells with a third candidate share it, so one of them
     /// holds it and the cells seeing them all lose it (5.7).
     BugType2,
+    /// Aligned pair exclusion: the values of two cells that no pair of their values left by the
+    /// two-valued cells seeing both allows (6.2).
+    AlignedPairExclusion,
     /// A three-link X-chain on two parallel conjugate pairs (6.6); [`x_chain`] finds it, the grader
     /// reports such a chain as an [`Technique::XChain`], as Sudoku Explainer.
     Skyscraper,
@@ -105,7 +110,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in order of difficulty (the order they are declared in).
-    pub const ALL: [Technique; 29] = [
+    pub const ALL: [Technique; 30] = [
         Technique::FullHouse,
         Technique::HiddenSingle,
         Technique::DirectPointing,
@@ -129,6 +134,7 @@ impl Technique {
         Technique::HiddenQuad,
         Technique::BugPlusOne,
         Technique::BugType2,
+        Technique::AlignedPairExclusion,
         Technique::Skyscraper,
         Technique::TwoStringKite,
         Technique::XChain,
@@ -163,6 +169,7 @@ impl Technique {
             Technique::HiddenQuad => "Hidden Quad",
             Technique::BugPlusOne => "BUG+1",
             Technique::BugType2 => "BUG Type 2",
+            Technique::AlignedPairExclusion => "Aligned Pair Exclusion",
             Technique::Skyscraper => "Skyscraper",
             Technique::TwoStringKite => "2-String Kite",
             Technique::XChain => "X-Chain",
