@@ -38,8 +38,6 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
         on_loop: vec![0; 3 * n],
         in_house: vec![[0; 2]; 3 * n],
         lonely: 0,
-        core: Vec::new(),
-        start_at: vec![0; 3 * n],
         steps: 0,
         best: None,
     };
@@ -57,19 +55,12 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
                 cores.len() - 1
             }
         };
+        let core = &cores[at].1;
         let geo = board.geo();
-        let [row, _, _] = geo.units_of(start);
-        if cores[at].1[row] >> geo.slots_of(start)[0] & 1 == 0 {
+        if core[geo.units_of(start)[0]] >> geo.slots_of(start)[0] & 1 == 0 {
             continue;
         }
-        std::mem::swap(&mut walk.core, &mut cores[at].1);
-        let start_houses = geo.units_of(start).into_iter().zip(geo.slots_of(start));
-        start_houses
-            .clone()
-            .for_each(|(unit, slot)| walk.start_at[unit] = 1 << slot);
-        walk.from(start, pair, 2, 0, None);
-        start_houses.for_each(|(unit, _)| walk.start_at[unit] = 0);
-        std::mem::swap(&mut walk.core, &mut cores[at].1);
+        walk.from(core, start, pair, 2, 0, None);
         if walk
             .best
             .as_ref()
@@ -103,11 +94,6 @@ struct Walk<'a> {
     in_house: Vec<[u8; 2]>,
     /// How many houses hold just one of the loop's cells: a closed loop alternates when none does.
     lonely: usize,
-    /// For each house, the places of the cells that may lie on a loop of the pair walked
-    /// ([`loop_core`]).
-    core: Vec<Mask>,
-    /// For each house, the start's place in it, if it holds the start.
-    start_at: Vec<Mask>,
     /// Steps taken, against [`MOST_STEPS`].
     steps: usize,
     best: Option<Found>,
@@ -115,9 +101,18 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     /// Walks on from `cell` (the loop's last) through each kind of house but the one it came
-    /// by (`came_by`: 0 region, 1 row, 2 column), keeping every loop that closes. `allowed` is how
-    /// many more cells may hold extra values; `extra` is the extra values met so far.
-    fn from(&mut self, cell: usize, pair: Mask, allowed: i32, extra: Mask, came_by: Option<usize>) {
+    /// by (`came_by`: 0 region, 1 row, 2 column), keeping every loop that closes. `core` is the
+    /// pair's [`loop_core`]; `allowed` is how many more cells may hold extra values; `extra` is
+    /// the extra values met so far.
+    fn from(
+        &mut self,
+        core: &[Mask],
+        cell: usize,
+        pair: Mask,
+        allowed: i32,
+        extra: Mask,
+        came_by: Option<usize>,
+    ) {
         let board = self.board;
         let geo = board.geo();
         let place = self.loop_cells.len() % 2;
@@ -130,9 +125,12 @@ impl Walk<'_> {
             // The cells of the house that may lie on the loop and are not on it yet, and the start
             // once the loop could close, in order.
             let start = self.loop_cells[0];
-            let mut open = self.core[unit] & !self.on_loop[unit];
+            let mut open = core[unit] & !self.on_loop[unit];
             if self.loop_cells.len() >= 4 {
-                open |= self.on_loop[unit] & self.start_at[unit];
+                let mut start_houses = geo.units_of(start).into_iter().zip(geo.slots_of(start));
+                if let Some((_, slot)) = start_houses.find(|&(u, _)| u == unit) {
+                    open |= 1 << slot;
+                }
             }
             for next in geo.cells_in(unit, open) {
                 self.steps += 1;
@@ -150,7 +148,8 @@ impl Walk<'_> {
                     let more = extra | (cands & !pair);
                     let wide = cands.count_ones() > 2;
                     if !wide || more.count_ones() == 1 || allowed > 0 {
-                        self.from(next, pair, allowed - i32::from(wide), more, Some(kind));
+                        let allowed = allowed - i32::from(wide);
+                        self.from(core, next, pair, allowed, more, Some(kind));
                     }
                 }
             }
@@ -296,17 +295,16 @@ fn type2(board: &Board, others: Mask, extra: &[usize]) -> Vec<Candidate> {
 }
 
 /// Type 4 on the extra cells `extra`: where a unit they share leaves one of the pair's values no
-/// other place (the lower value, if both; the last such unit of region, row, column), the other
-/// value leaves both.
+/// other place (the lower value, if both are so somewhere), the other value leaves both.
 fn type4(board: &Board, pair: Mask, extra: [usize; 2]) -> Vec<Candidate> {
     let geo = board.geo();
     let [x, y] = extra;
-    let [row, col, region] = geo.units_of(x);
-    let shared = [region, row, col]
-        .into_iter()
-        .filter(|&u| geo.units_of(y).contains(&u));
     let mut locked: Mask = 0;
-    for unit in shared {
+    for unit in geo
+        .units_of(x)
+        .into_iter()
+        .filter(|u| geo.units_of(y).contains(u))
+    {
         let mine = (1 << geo.slot_in(x, unit)) | (1 << geo.slot_in(y, unit));
         for value in values(pair) {
             if board.positions(unit, value) & !mine == 0 {
