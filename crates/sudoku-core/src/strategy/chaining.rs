@@ -85,6 +85,16 @@ impl Kind {
     fn both_ways(self) -> bool {
         !matches!(self, Kind::Nishio | Kind::Multiple)
     }
+    /// The kind whose follows this one goes on from where they ended without a conclusion: the
+    /// (+ forcing chains) follow the (+) chains, then look for nested chains where those run dry;
+    /// the (+ multiple forcing chains) follow those, then look for nested multiple chains.
+    fn goes_on_from(self) -> Option<Kind> {
+        match self {
+            Kind::DynamicNested => Some(Kind::DynamicPlus),
+            Kind::DynamicMultiple => Some(Kind::DynamicNested),
+            _ => None,
+        }
+    }
     /// Where the singles run dry, the basic techniques go on.
     fn plus(self) -> bool {
         self.nesting() >= 1
@@ -168,8 +178,16 @@ struct Scratch {
     spare: Vec<Closure>,
     /// Key tables given up by kept closures, for new ones.
     tables: Vec<Vec<u16>>,
-    /// The last dynamic follow's copy of the board, whose buffers the next copy takes over.
-    board: Option<Board>,
+    /// The last dynamic follow's copy of the board, whose buffers the next copy takes over unless
+    /// the search keeps it.
+    work: Option<Board>,
+    /// More copies done with, for when the search keeps them.
+    boards: Vec<Board>,
+    /// The closure of a follow the kind before ended, to go on from.
+    resumed: Option<Closure>,
+    /// The nesting level the kind before already looked at where that follow ended (1: the basic
+    /// techniques found nothing there, 2: the nested chains did not either); 0 for none.
+    looked: u8,
     /// The static kind's links, the same for every follow on the board: built once.
     links: Option<Rc<Links>>,
 }
@@ -268,27 +286,39 @@ impl Closure {
 }
 
 /// Follows `start` on `board` as SE's chaining does: true nodes first, one false node when none is
-/// pending, until nothing more follows or a candidate is reached both ways.
+/// pending, until nothing more follows or a candidate is reached both ways. The dynamic kinds take
+/// candidates off a copy of the board, left in `scratch.work`. Given where the kind before ended
+/// the same follow (`ended`), goes on from there instead.
 fn follow(
     board: &Board,
     kind: Kind,
     start: usize,
+    ended: Option<Ended>,
     searches: &mut nested::Searches,
     scratch: &mut Scratch,
 ) -> Closure {
-    // The dynamic kinds take candidates off a copy, made in the last follow's buffers.
-    let mut copy = scratch.board.take();
-    let work = kind.dynamic().then(|| {
-        let copy = copy.get_or_insert_with(|| board.clone());
-        copy.clone_from(board);
-        copy
-    });
-    let c = follow_on(board, kind, start, work, searches, scratch);
-    scratch.board = copy;
+    let mut copy = match ended {
+        Some(Ended { closure, work }) => {
+            scratch.looked = kind.goes_on_from().map_or(0, Kind::nesting);
+            scratch.resumed = Some(closure);
+            scratch.boards.extend(scratch.work.take());
+            Some(work)
+        }
+        // The dynamic kinds take candidates off a copy, made in the buffers of one done with.
+        None => kind.dynamic().then(|| {
+            let spare = scratch.work.take().or_else(|| scratch.boards.pop());
+            let mut copy = spare.unwrap_or_else(|| board.clone());
+            copy.clone_from(board);
+            copy
+        }),
+    };
+    let c = follow_on(board, kind, start, copy.as_mut(), searches, scratch);
+    scratch.work = copy;
     c
 }
 
-/// [`follow`] with its copy of the board, `work`, for the dynamic kinds.
+/// [`follow`] with its copy of the board, `work`, for the dynamic kinds: from the start, or from
+/// where [`Scratch::resumed`] and [`Scratch::looked`] say the kind before ended it.
 fn follow_on(
     board: &Board,
     kind: Kind,
@@ -299,29 +329,39 @@ fn follow_on(
 ) -> Closure {
     let n = board.n();
     let geo = board.geo();
-    let mut c = match scratch.spare.pop() {
-        Some(spare) => spare.emptied(),
-        None => Closure::new(n * n * n * 2, scratch.tables.pop()),
+    scratch.pending_on.clear();
+    scratch.pending_off.clear();
+    let mut c = match scratch.resumed.take() {
+        Some(c) => c,
+        None => {
+            let mut c = match scratch.spare.pop() {
+                Some(spare) => spare.emptied(),
+                None => Closure::new(n * n * n * 2, scratch.tables.pop()),
+            };
+            c.push(start, &[]);
+            c.index[start] = 0;
+            if start % 2 == 1 {
+                scratch.pending_on.push_back(0u32);
+            } else {
+                scratch.pending_off.push_back(0u32);
+            }
+            c
+        }
     };
     // The board of the last nested search: a new one need only follow strong links made since.
-    let mut last_nested: Option<Board> = None;
-    c.push(start, &[]);
-    c.index[start] = 0;
+    // Where the nested chains found nothing already, that is the board as it stands.
+    let mut last_nested: Option<Board> = (scratch.looked >= 2)
+        .then(|| work.as_deref().cloned())
+        .flatten();
     let Scratch {
         pending_on,
         pending_off,
         made,
         made_parents,
         links,
+        looked,
         ..
     } = scratch;
-    pending_on.clear();
-    pending_off.clear();
-    if start % 2 == 1 {
-        pending_on.push_back(0u32);
-    } else {
-        pending_off.push_back(0u32);
-    }
     loop {
         made.clear();
         made_parents.clear();
@@ -396,21 +436,28 @@ fn follow_on(
         } else if kind.plus()
             && let Some(now) = work.as_deref()
         {
-            c.scans += 1;
-            for implied in advanced::implied(board, now) {
-                let from = made_parents.len();
-                for gone in &implied.rests_on {
-                    if let Some(i) = c.get(key(n, gone.cell, gone.value, false)) {
-                        made_parents.push(i);
+            // Only the first look here can be one the kind before made.
+            let looked = std::mem::take(looked);
+            if looked < 1 {
+                c.scans += 1;
+                for implied in advanced::implied(board, now) {
+                    let from = made_parents.len();
+                    for gone in &implied.rests_on {
+                        if let Some(i) = c.get(key(n, gone.cell, gone.value, false)) {
+                            made_parents.push(i);
+                        }
                     }
+                    let k = key(n, implied.gone.cell, implied.gone.value, false);
+                    made.push((k, from, made_parents.len() - from, NONE));
                 }
-                let k = key(n, implied.gone.cell, implied.gone.value, false);
-                made.push((k, from, made_parents.len() - from, NONE));
             }
             if made.is_empty() && kind.nesting() >= 2 {
-                let last = last_nested.as_ref().unwrap_or(board);
-                let mut found = nested::implied(board, last, now, searches, &mut c.nested_work);
-                last_nested = Some(now.clone());
+                let mut found = Vec::new();
+                if looked < 2 {
+                    let last = last_nested.as_ref().unwrap_or(board);
+                    found = nested::implied(board, last, now, searches, &mut c.nested_work);
+                    last_nested = Some(now.clone());
+                }
                 if found.is_empty() && kind.nesting() >= 3 {
                     found = nested::multiple(board, now, searches, &mut c.nested_work);
                 }
@@ -477,10 +524,28 @@ struct Found {
     what: &'static str,
 }
 
+/// A follow that ended without a conclusion: its closure and the board it left.
+struct Ended {
+    closure: Closure,
+    work: Board,
+}
+
+/// The follows of a kind that found nothing on `board`, in the order followed, for the kind that
+/// goes on from them ([`Kind::goes_on_from`]) on the same board, which SE tries next.
+struct Followed {
+    board: Board,
+    kind: Kind,
+    ends: Vec<Ended>,
+}
+
 thread_local! {
     /// Closures done with on this thread, whose key tables the next search takes over: a grade
     /// runs many searches, and a table of every key is costly to make anew for each closure.
     static SPARE: RefCell<Vec<Closure>> = const { RefCell::new(Vec::new()) };
+    /// Copies of boards done with on this thread, whose buffers the next follows take over.
+    static BOARDS: RefCell<Vec<Board>> = const { RefCell::new(Vec::new()) };
+    /// The last search's follows, where a later kind may go on from them.
+    static FOLLOWED: RefCell<Option<Followed>> = const { RefCell::new(None) };
 }
 
 /// The most bytes of key tables [`SPARE`] keeps: enough for every candidate of a 9x9 board.
@@ -492,13 +557,65 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
     let keys = n * n * n * 2;
     let mut spare = SPARE.with_borrow_mut(std::mem::take);
     spare.retain(|c| c.index.len() == keys);
+    let mut boards = BOARDS.with_borrow_mut(std::mem::take);
+    // Where the kind before found nothing on this board, its follows are gone on from rather than
+    // followed again from their starts (and charged to the budget as if they were, so that no
+    // grade depends on it).
+    let mut resumed = None;
+    if let Some(followed) = FOLLOWED.take() {
+        if Some(followed.kind) == kind.goes_on_from() && followed.board.same_candidates(board) {
+            resumed = Some(followed.ends.into_iter());
+        } else {
+            for Ended { closure, work } in followed.ends {
+                spare.push(closure);
+                boards.push(work);
+            }
+        }
+    }
+    // Only where a kind goes on from these follows, and on grids whose closures keep their table
+    // of every key, are they kept.
+    let keep = matches!(kind, Kind::DynamicPlus | Kind::DynamicNested) && keys <= DENSE_KEYS;
     let mut scratch = Scratch {
         links: (!kind.dynamic()).then(|| Links::of_board(board)),
         spare,
+        boards,
         ..Scratch::default()
     };
     let mut on_closures: Vec<Option<Closure>> = (0..n * n * n).map(|_| None).collect();
-    let found = search(board, ctx, kind, &mut scratch, &mut on_closures);
+    let mut kept = Vec::new();
+    let found = search(
+        board,
+        ctx,
+        kind,
+        &mut scratch,
+        &mut on_closures,
+        resumed,
+        keep.then_some(&mut kept),
+    );
+    let whole = kept.len() == on_closures.iter().flatten().count();
+    if keep && whole && found.is_none() && !ctx.exhausted {
+        let ends = on_closures
+            .iter_mut()
+            .filter_map(Option::take)
+            .zip(kept)
+            .flat_map(|(closure, (work, off))| [Ended { closure, work }, off])
+            .collect();
+        FOLLOWED.set(Some(Followed {
+            board: board.clone(),
+            kind,
+            ends,
+        }));
+    } else {
+        for (work, off) in kept {
+            scratch.boards.extend([work, off.work]);
+            scratch.spare.push(off.closure);
+        }
+    }
+    // A copy for each candidate of an empty board where searches are kept; one where none are.
+    let mut boards = scratch.boards;
+    boards.extend(scratch.work);
+    boards.truncate(if keys <= DENSE_KEYS { n * n * n } else { 1 });
+    BOARDS.set(boards);
     let mut spare = scratch.spare;
     spare.extend(
         on_closures
@@ -537,13 +654,17 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
 }
 
 /// [`find`]'s search, in `scratch`: the easiest chain of `kind`. `on_closures` gets the closures
-/// of each candidate assumed true, kept for the cell and unit forcing.
+/// of each candidate assumed true, kept for the cell and unit forcing. `resumed` holds where the
+/// kind before ended each follow, in order; `kept`, if given, gets each candidate's board assumed
+/// true and its follow assumed false, in order, for the kind after.
 fn search(
     board: &Board,
     ctx: &mut Context<'_>,
     kind: Kind,
     scratch: &mut Scratch,
     on_closures: &mut [Option<Closure>],
+    mut resumed: Option<std::vec::IntoIter<Ended>>,
+    mut kept: Option<&mut Vec<(Board, Ended)>>,
 ) -> Option<Found> {
     let n = board.n();
     let cells = n * n;
@@ -570,25 +691,33 @@ fn search(
             continue;
         }
         for value in values(board.cands(cell)) {
+            let mut ended = || resumed.as_mut().and_then(Iterator::next);
             let on = follow(
                 board,
                 kind,
                 key(n, cell, value, true),
+                ended(),
                 &mut searches,
                 scratch,
             );
+            // The copies of the board a kept follow left.
+            let keep = kept.is_some();
+            let on_work = keep.then(|| scratch.work.take()).flatten();
             // Static chains use no contradiction: their false branch is not needed.
             let off = if kind == Kind::Multiple {
                 None
             } else {
+                let ended = ended();
                 Some(follow(
                     board,
                     kind,
                     key(n, cell, value, false),
+                    ended,
                     &mut searches,
                     scratch,
                 ))
             };
+            let off_work = keep.then(|| scratch.work.take()).flatten();
             // About twenty candidates looked at for each node reached, a few thousand for each
             // run of the basic techniques, and a few for each node a nested search reached.
             let work = |c: &Closure| 20 * c.nodes.len() + 4000 * c.scans + 8 * c.nested_work;
@@ -662,7 +791,14 @@ fn search(
                 };
                 on_closures[cell * n + usize::from(value) - 1] = Some(on);
             }
-            scratch.spare.extend(off);
+            match (kept.as_deref_mut(), off) {
+                (Some(kept), Some(closure)) => {
+                    if let (Some(on_work), Some(work)) = (on_work, off_work) {
+                        kept.push((on_work, Ended { closure, work }));
+                    }
+                }
+                (_, off) => scratch.spare.extend(off),
+            }
         }
     }
     if kind != Kind::Nishio {
@@ -730,4 +866,54 @@ fn search(
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FOLLOWED, Kind, find};
+    use crate::candidates::Board;
+    use crate::grader::{self, Options};
+    use crate::grid::Grid;
+
+    #[test]
+    fn a_kind_going_on_from_the_follows_before_finds_and_charges_what_it_would_from_the_starts() {
+        // SE 10.4, by nested chains: on the board of its path's first (+ forcing chains) step, the
+        // (+) chains found nothing.
+        let grid: Grid =
+            "........1..2..3....4..5..6....3..7...3..87.9..5..94.3..9...86..4.5....8.8...4...9"
+                .parse()
+                .expect("a valid puzzle");
+        let solution = grader::unique_solution(&grid, u64::MAX, None)
+            .expect("not cancelled")
+            .expect("a unique puzzle");
+        let options = Options {
+            explain: true,
+            ..Options::default()
+        };
+        let grade = grader::grade(&grid, &solution, &options).expect("graded");
+        let mut board = Board::new(&grid).expect("givens that do not clash");
+        for step in grade.steps {
+            if step.text.contains("(+ forcing chains)") {
+                break;
+            }
+            board.apply(&step.placements, &step.eliminations);
+        }
+        let nested_step = |after_plus: bool| {
+            FOLLOWED.take();
+            let mut ctx = options.context(&[]);
+            if after_plus {
+                assert!(find(&board, &mut ctx, Kind::DynamicPlus).is_none());
+                assert!(FOLLOWED.with_borrow(|f| f.as_ref().is_some_and(|f| !f.ends.is_empty())));
+            }
+            let before = ctx.budget;
+            let step = find(&board, &mut ctx, Kind::DynamicNested).expect("a nested chain");
+            (
+                step.rating,
+                step.placements,
+                step.eliminations,
+                before - ctx.budget,
+            )
+        };
+        assert_eq!(nested_step(true), nested_step(false));
+    }
 }
