@@ -352,6 +352,17 @@ pub fn grade(puzzle: &Grid, solution: &Grid, options: &Options<'_>) -> Result<Gr
     grade_on(&Geometry::of(puzzle.shape()), puzzle, solution, options)
 }
 
+/// The grade of `puzzle` (a line of text), which must be unique: for the techniques' unit tests.
+#[cfg(test)]
+pub(crate) fn grade_of(puzzle: &str, options: &Options<'_>) -> (Grid, Grade) {
+    let grid: Grid = puzzle.parse().expect("a valid puzzle");
+    let solution = unique_solution(&grid, u64::MAX, None)
+        .expect("not cancelled")
+        .expect("a unique puzzle");
+    let grade = grade(&grid, &solution, options).expect("graded");
+    (grid, grade)
+}
+
 /// Grades `puzzle` on the layout `geo` (a variant's regions and extra units, where every technique
 /// applies to the extra units too), whose unique solution is `solution`.
 pub fn grade_on(

@@ -167,20 +167,15 @@ fn step(board: &Board, ctx: &Context<'_>, cells: [usize; 2], eliminations: Vec<C
 #[cfg(test)]
 mod tests {
     use crate::grader::{self, Options};
-    use crate::grid::Grid;
     use crate::strategy::Technique;
 
     #[test]
     fn a_puzzle_sudoku_explainer_rates_by_an_aligned_pair_exclusion_is_rated_so() {
         // serate (SE 1.2.1's techniques): 6.2/1.2/1.2, hardest "Aligned Pair Exclusion".
-        let grid: Grid =
-            ".7.26......2....7635...8..11...328.4.8...96...........7.5....3............1.569.."
-                .parse()
-                .expect("a valid puzzle");
-        let solution = grader::unique_solution(&grid, u64::MAX, None)
-            .expect("not cancelled")
-            .expect("a unique puzzle");
-        let grade = grader::grade(&grid, &solution, &Options::default()).expect("graded");
+        let (_, grade) = grader::grade_of(
+            ".7.26......2....7635...8..11...328.4.8...96...........7.5....3............1.569..",
+            &Options::default(),
+        );
         assert_eq!(
             (grade.rating, grade.hardest),
             (62, Technique::AlignedPairExclusion)

@@ -873,24 +873,19 @@ mod tests {
     use super::{FOLLOWED, Kind, find};
     use crate::candidates::Board;
     use crate::grader::{self, Options};
-    use crate::grid::Grid;
 
     #[test]
     fn a_kind_going_on_from_the_follows_before_finds_and_charges_what_it_would_from_the_starts() {
         // SE 10.4, by nested chains: on the board of its path's first (+ forcing chains) step, the
         // (+) chains found nothing.
-        let grid: Grid =
-            "........1..2..3....4..5..6....3..7...3..87.9..5..94.3..9...86..4.5....8.8...4...9"
-                .parse()
-                .expect("a valid puzzle");
-        let solution = grader::unique_solution(&grid, u64::MAX, None)
-            .expect("not cancelled")
-            .expect("a unique puzzle");
         let options = Options {
             explain: true,
             ..Options::default()
         };
-        let grade = grader::grade(&grid, &solution, &options).expect("graded");
+        let (grid, grade) = grader::grade_of(
+            "........1..2..3....4..5..6....3..7...3..87.9..5..94.3..9...86..4.5....8.8...4...9",
+            &options,
+        );
         let mut board = Board::new(&grid).expect("givens that do not clash");
         for step in grade.steps {
             if step.text.contains("(+ forcing chains)") {

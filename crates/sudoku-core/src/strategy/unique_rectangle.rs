@@ -360,16 +360,11 @@ fn step(board: &Board, ctx: &Context<'_>, found: Found) -> Step {
 mod tests {
     use crate::candidates::Candidate;
     use crate::grader::{self, Options};
-    use crate::grid::Grid;
     use crate::strategy::Technique;
 
     /// The loops a grade takes on `puzzle`: each step's rating, cells and eliminations.
     fn loops(puzzle: &str) -> Vec<(u16, Vec<usize>, Vec<Candidate>)> {
-        let grid: Grid = puzzle.parse().expect("a valid puzzle");
-        let solution = grader::unique_solution(&grid, u64::MAX, None)
-            .expect("not cancelled")
-            .expect("a unique puzzle");
-        let grade = grader::grade(&grid, &solution, &Options::default()).expect("graded");
+        let (_, grade) = grader::grade_of(puzzle, &Options::default());
         grade
             .steps
             .into_iter()
