@@ -85,13 +85,13 @@ impl Kind {
     fn both_ways(self) -> bool {
         !matches!(self, Kind::Nishio | Kind::Multiple)
     }
-    /// The kind whose follows this one goes on from where they ended without a conclusion: the
+    /// The kind that goes on from this one's follows where they ended without a conclusion: the
     /// (+ forcing chains) follow the (+) chains, then look for nested chains where those run dry;
     /// the (+ multiple forcing chains) follow those, then look for nested multiple chains.
-    fn goes_on_from(self) -> Option<Kind> {
+    fn gone_on_by(self) -> Option<Kind> {
         match self {
-            Kind::DynamicNested => Some(Kind::DynamicPlus),
-            Kind::DynamicMultiple => Some(Kind::DynamicNested),
+            Kind::DynamicPlus => Some(Kind::DynamicNested),
+            Kind::DynamicNested => Some(Kind::DynamicMultiple),
             _ => None,
         }
     }
@@ -298,8 +298,12 @@ fn follow(
     scratch: &mut Scratch,
 ) -> Closure {
     let mut copy = match ended {
-        Some(Ended { closure, work }) => {
-            scratch.looked = kind.goes_on_from().map_or(0, Kind::nesting);
+        Some(Ended {
+            closure,
+            work,
+            looked,
+        }) => {
+            scratch.looked = looked;
             scratch.resumed = Some(closure);
             scratch.boards.extend(scratch.work.take());
             Some(work)
@@ -524,14 +528,16 @@ struct Found {
     what: &'static str,
 }
 
-/// A follow that ended without a conclusion: its closure and the board it left.
+/// A follow that ended without a conclusion: its closure, the board it left, and the nesting
+/// level its kind had looked at there.
 struct Ended {
     closure: Closure,
     work: Board,
+    looked: u8,
 }
 
 /// The follows of a kind that found nothing on `board`, in the order followed, for the kind that
-/// goes on from them ([`Kind::goes_on_from`]) on the same board, which SE tries next.
+/// goes on from them ([`Kind::gone_on_by`]) on the same board, which SE tries next.
 struct Followed {
     board: Board,
     kind: Kind,
@@ -563,18 +569,18 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
     // grade depends on it).
     let mut resumed = None;
     if let Some(followed) = FOLLOWED.take() {
-        if Some(followed.kind) == kind.goes_on_from() && followed.board.same_candidates(board) {
+        if followed.kind.gone_on_by() == Some(kind) && followed.board.same_candidates(board) {
             resumed = Some(followed.ends.into_iter());
         } else {
-            for Ended { closure, work } in followed.ends {
-                spare.push(closure);
-                boards.push(work);
+            for ended in followed.ends {
+                spare.push(ended.closure);
+                boards.push(ended.work);
             }
         }
     }
     // Only where a kind goes on from these follows, and on grids whose closures keep their table
     // of every key, are they kept.
-    let keep = matches!(kind, Kind::DynamicPlus | Kind::DynamicNested) && keys <= DENSE_KEYS;
+    let keep = kind.gone_on_by().is_some() && keys <= DENSE_KEYS;
     let mut scratch = Scratch {
         links: (!kind.dynamic()).then(|| Links::of_board(board)),
         spare,
@@ -598,7 +604,17 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             .iter_mut()
             .filter_map(Option::take)
             .zip(kept)
-            .flat_map(|(closure, (work, off))| [Ended { closure, work }, off])
+            .flat_map(|(closure, (work, off))| {
+                let looked = kind.nesting();
+                [
+                    Ended {
+                        closure,
+                        work,
+                        looked,
+                    },
+                    off,
+                ]
+            })
             .collect();
         FOLLOWED.set(Some(Followed {
             board: board.clone(),
@@ -794,7 +810,15 @@ fn search(
             match (kept.as_deref_mut(), off) {
                 (Some(kept), Some(closure)) => {
                     if let (Some(on_work), Some(work)) = (on_work, off_work) {
-                        kept.push((on_work, Ended { closure, work }));
+                        let looked = kind.nesting();
+                        kept.push((
+                            on_work,
+                            Ended {
+                                closure,
+                                work,
+                                looked,
+                            },
+                        ));
                     }
                 }
                 (_, off) => scratch.spare.extend(off),
