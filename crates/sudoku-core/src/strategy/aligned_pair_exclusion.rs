@@ -36,13 +36,8 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
     let n = board.n();
     let geo = board.geo();
     // Each cell's candidates counted once: 0, 1, 2 or more (3).
-    let width: Vec<u8> = (0..n * n)
-        .map(|c| match board.cands(c) {
-            0 => 0,
-            m if m & (m - 1) == 0 => 1,
-            m if m & (m - 1) & (m & (m - 1)).wrapping_sub(1) == 0 => 2,
-            _ => 3,
-        })
+    let width: Vec<u32> = (0..n * n)
+        .map(|c| board.cands(c).count_ones().min(3))
         .collect();
     let words = (n * n).div_ceil(64);
     // The cells that may take part, each with its two-valued peers (the cells that may exclude).

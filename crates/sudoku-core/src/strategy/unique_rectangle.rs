@@ -27,8 +27,9 @@ const MOST_STEPS: usize = 1 << 20;
 
 /// The easiest unique rectangle or loop that removes something.
 pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
+    let geo = board.geo();
     // A variant's extra unit through a cell of the loop can forbid the swap the argument rests on.
-    if board.geo().has_extra_units() {
+    if geo.has_extra_units() {
         return None;
     }
     let n = board.n();
@@ -56,7 +57,6 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
             }
         };
         let core = &cores[at].1;
-        let geo = board.geo();
         if core[geo.units_of(start)[0]] >> geo.slots_of(start)[0] & 1 == 0 {
             continue;
         }
