@@ -16,6 +16,7 @@ pub mod hidden_subset;
 pub mod locked_candidates;
 pub mod naked_single;
 pub mod naked_subset;
+mod templates;
 pub mod unary_chain;
 pub mod unique_rectangle;
 pub mod x_chain;
