@@ -23,6 +23,9 @@ use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::rc::Rc;
 
+use petgraph::algo::TarjanScc;
+
+use super::unary_chain::closure::Closure as LinkClosure;
 use super::unary_chain::{Links, Using, cell_consequences, unit_consequences};
 use super::{Context, Marks, Step, Technique, length_adjustment};
 use crate::candidates::{Board, Candidate, bit, values};
@@ -669,6 +672,58 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
     Some(step)
 }
 
+/// The groups of branches SE's cell and unit forcing take, as candidate indexes (`cell * n + value -
+/// 1`): each cell's candidates, then each value's places in each house.
+fn forcing_groups(board: &Board) -> Vec<Vec<usize>> {
+    let n = board.n();
+    let geo = board.geo();
+    let index = |cell: usize, value: u8| cell * n + usize::from(value) - 1;
+    let cells = (0..n * n)
+        .filter(|&cell| board.cands(cell).count_ones() >= 2)
+        .map(|cell| values(board.cands(cell)).map(|v| index(cell, v)).collect());
+    let houses = geo.houses().flat_map(|unit| {
+        values(board.all() & !board.placed(unit)).filter_map(move |value| {
+            let places = board.positions(unit, value);
+            (places.count_ones() >= 2).then(|| {
+                geo.cells_in(unit, places)
+                    .map(|c| index(c, value))
+                    .collect()
+            })
+        })
+    });
+    cells.chain(houses).collect()
+}
+
+/// For the static chains, which candidates (by index) belong to a group of `groups` whose
+/// candidates' links could all lead, at any length, to one candidate worth concluding: no other
+/// takes part in a conclusion. `None` where the board is too large for the links' closure.
+fn joining(board: &Board, links: &Links, groups: &[Vec<usize>]) -> Option<Vec<bool>> {
+    let n = board.n();
+    let closure = LinkClosure::new(links, Using::Both, &mut TarjanScc::new())?;
+    // The components holding a candidate worth concluding.
+    let mut worth = vec![0u64; closure.words()];
+    for &id in links.present() {
+        let (cell, value, on) = parts(n, id as usize);
+        if board.has(cell, value) && (!on || board.cands(cell).count_ones() > 1) {
+            let at = closure.component_of(id as usize);
+            worth[at / 64] |= 1 << (at % 64);
+        }
+    }
+    let mut joining = vec![false; n * n * n];
+    let mut common = Vec::new();
+    for group in groups {
+        common.clone_from(&worth);
+        for &i in group {
+            let reached = closure.reached_by(i * 2 + 1);
+            common.iter_mut().zip(reached).for_each(|(c, r)| *c &= r);
+        }
+        if common.iter().any(|&c| c != 0) {
+            group.iter().for_each(|&i| joining[i] = true);
+        }
+    }
+    Some(joining)
+}
+
 /// [`find`]'s search, in `scratch`: the easiest chain of `kind`. `on_closures` gets the closures
 /// of each candidate assumed true, kept for the cell and unit forcing. `resumed` holds where the
 /// kind before ended each follow, in order; `kept`, if given, gets each candidate's board assumed
@@ -709,12 +764,29 @@ fn search(
             .fold(0, |m, v| m | bit(v)),
         _ => 0,
     };
+    let groups = if kind == Kind::Nishio {
+        Vec::new()
+    } else {
+        forcing_groups(board)
+    };
+    // Static chains follow the board's links: only the candidates of a cell or house whose
+    // candidates' links could all lead to one candidate are followed (nor are others charged).
+    let joined = match (kind, &scratch.links) {
+        (Kind::Multiple, Some(links)) => joining(board, links, &groups),
+        _ => None,
+    };
     for cell in 0..cells {
         let count = board.cands(cell).count_ones();
         if count < 2 {
             continue;
         }
         for value in values(board.cands(cell) & !barren) {
+            if joined
+                .as_ref()
+                .is_some_and(|joined| !joined[cell * n + usize::from(value) - 1])
+            {
+                continue;
+            }
             let mut ended = || resumed.as_mut().and_then(Iterator::next);
             let on = follow(
                 board,
@@ -833,68 +905,39 @@ fn search(
             }
         }
     }
-    if kind != Kind::Nishio {
-        let closure_of =
-            |cell: usize, value: u8| on_closures[cell * n + usize::from(value) - 1].as_ref();
-        let geo = board.geo();
-        // Cell forcing, then unit forcing: what every branch forces.
-        let mut branches: Vec<Vec<&Closure>> = Vec::new();
-        for cell in 0..cells {
-            if board.cands(cell).count_ones() >= 2 {
-                branches.push(
-                    values(board.cands(cell))
-                        .filter_map(|v| closure_of(cell, v))
-                        .collect(),
-                );
-            }
-        }
-        for unit in geo.houses() {
-            for value in values(board.all() & !board.placed(unit)) {
-                let places = board.positions(unit, value);
-                if places.count_ones() >= 2 {
-                    branches.push(
-                        geo.cells_in(unit, places)
-                            .filter_map(|c| closure_of(c, value))
-                            .collect(),
-                    );
-                }
-            }
-        }
-        for branch in &branches {
-            let Some(first) = branch.first() else {
-                continue;
-            };
-            // A branch that ends in a contradiction is false and may join (SE keeps what it
-            // reached before).
-            if branch.len() < 2 {
+    // Cell forcing, then unit forcing: what every branch forces. A branch that ends in a
+    // contradiction is false and joins with what it reached before (SE keeps it so). Nishio has
+    // no groups.
+    let closures = |group: &Vec<usize>| -> Option<Vec<&Closure>> {
+        group.iter().map(|&i| on_closures[i].as_ref()).collect()
+    };
+    for branch in groups.iter().filter_map(closures) {
+        let (first, others) = (branch[0], &branch[1..]);
+        for (i, &(k, _)) in first.nodes.iter().enumerate() {
+            let (k, i) = (k as usize, i as u32);
+            if first.get(k) != Some(i) || !worth(k) {
                 continue;
             }
-            for (i, &(k, _)) in first.nodes.iter().enumerate() {
-                let (k, i) = (k as usize, i as u32);
-                if first.get(k) != Some(i) || !worth(k) {
-                    continue;
-                }
-                // Every branch must reach it before any path is walked.
-                if branch[1..].iter().any(|other| other.get(k).is_none()) {
-                    continue;
-                }
-                let mut complexity = first.ancestors(i, &mut walk);
-                for other in &branch[1..] {
-                    if let Some(j) = other.get(k) {
-                        complexity += other.ancestors(j, &mut walk);
-                    }
-                }
-                complexity += walk.nested_complexity();
-                consider(
-                    Found {
-                        rating: rating(complexity),
-                        complexity,
-                        target: k,
-                        what: "every branch",
-                    },
-                    &mut best,
-                );
+            // Every branch must reach it before any path is walked.
+            if others.iter().any(|other| other.get(k).is_none()) {
+                continue;
             }
+            let mut complexity = first.ancestors(i, &mut walk);
+            for other in others {
+                if let Some(j) = other.get(k) {
+                    complexity += other.ancestors(j, &mut walk);
+                }
+            }
+            complexity += walk.nested_complexity();
+            consider(
+                Found {
+                    rating: rating(complexity),
+                    complexity,
+                    target: k,
+                    what: "every branch",
+                },
+                &mut best,
+            );
         }
     }
     best
@@ -902,18 +945,19 @@ fn search(
 
 #[cfg(test)]
 mod tests {
-    use super::{FOLLOWED, Kind, Scratch, find, follow, key, nested};
+    use super::{
+        FOLLOWED, Kind, Links, Scratch, find, follow, forcing_groups, joining, key, nested, parts,
+    };
     use crate::candidates::{Board, values};
     use crate::grader::{self, Options};
 
-    #[test]
-    fn no_nishio_chain_of_a_value_its_templates_call_barren_ends_in_a_contradiction() {
+    /// Every board on the grading paths of two SE 9.0 puzzles, from many candidates to few.
+    fn boards_on_two_paths() -> Vec<Board> {
         let options = Options {
             explain: true,
             ..Options::default()
         };
-        let (mut barren, mut contradictions) = (0, 0);
-        // Two SE 9.0 puzzles: every board on their paths, from many candidates to few.
+        let mut boards = Vec::new();
         for puzzle in [
             "98.76....76.53......4.9.76.6...5.84....3....2......31.4....5....9..7.48.......2.1",
             "98.7.....6...9.7....7..5....4..3..2...65..4......74..1..98..6......2...4...4.1.3.",
@@ -921,29 +965,77 @@ mod tests {
             let (grid, grade) = grader::grade_of(puzzle, &options);
             let mut board = Board::new(&grid).expect("givens that do not clash");
             for step in grade.steps {
-                let n = board.n();
-                for value in values(board.all()) {
-                    let sure = super::super::templates::barren(&board, value);
-                    barren += usize::from(sure);
-                    for cell in (0..n * n).filter(|&c| board.cands(c).count_ones() > 1) {
-                        for on in [true, false].into_iter().filter(|_| board.has(cell, value)) {
-                            let start = key(n, cell, value, on);
-                            let (searches, scratch) =
-                                (&mut nested::Searches::default(), &mut Scratch::default());
-                            let c = follow(&board, Kind::Nishio, start, None, searches, scratch);
-                            if c.contradiction.is_some() {
-                                assert!(!sure, "{puzzle}: {value} at {cell} ({on})");
-                                contradictions += 1;
-                            }
+                boards.push(board.clone());
+                board.apply(&step.placements, &step.eliminations);
+            }
+        }
+        boards
+    }
+
+    #[test]
+    fn no_nishio_chain_of_a_value_its_templates_call_barren_ends_in_a_contradiction() {
+        let (mut barren, mut contradictions) = (0, 0);
+        for board in boards_on_two_paths() {
+            let n = board.n();
+            for value in values(board.all()) {
+                let sure = super::super::templates::barren(&board, value);
+                barren += usize::from(sure);
+                for cell in (0..n * n).filter(|&c| board.cands(c).count_ones() > 1) {
+                    for on in [true, false].into_iter().filter(|_| board.has(cell, value)) {
+                        let start = key(n, cell, value, on);
+                        let (searches, scratch) =
+                            (&mut nested::Searches::default(), &mut Scratch::default());
+                        let c = follow(&board, Kind::Nishio, start, None, searches, scratch);
+                        if c.contradiction.is_some() {
+                            assert!(!sure, "{value} at {cell} ({on})");
+                            contradictions += 1;
                         }
                     }
                 }
-                board.apply(&step.placements, &step.eliminations);
             }
         }
         assert!(
             barren > 100 && contradictions > 100,
-            "{barren} {contradictions}"
+            "{barren} barren, {contradictions} contradictions"
+        );
+    }
+
+    #[test]
+    fn the_static_chains_follow_every_group_whose_branches_reach_one_candidate() {
+        let (mut joined, mut apart) = (0, 0);
+        for board in boards_on_two_paths() {
+            let n = board.n();
+            let links = Links::of_board(&board);
+            let groups = forcing_groups(&board);
+            let joining = joining(&board, &links, &groups).expect("a 9x9 board");
+            let mut scratch = Scratch {
+                links: Some(links),
+                ..Scratch::default()
+            };
+            for group in &groups {
+                let closures: Vec<_> = group
+                    .iter()
+                    .map(|&i| {
+                        let (searches, start) = (&mut nested::Searches::default(), i * 2 + 1);
+                        follow(&board, Kind::Multiple, start, None, searches, &mut scratch)
+                    })
+                    .collect();
+                let meet = closures[0].nodes.iter().any(|&(k, _)| {
+                    let (cell, _, on) = parts(n, k as usize);
+                    let worth = !on || board.cands(cell).count_ones() > 1;
+                    worth && closures[1..].iter().all(|c| c.get(k as usize).is_some())
+                });
+                if meet {
+                    assert!(group.iter().all(|&i| joining[i]), "{group:?}");
+                    joined += 1;
+                } else {
+                    apart += usize::from(group.iter().any(|&i| !joining[i]));
+                }
+            }
+        }
+        assert!(
+            joined > 100 && apart > 100,
+            "{joined} joined, {apart} apart"
         );
     }
 

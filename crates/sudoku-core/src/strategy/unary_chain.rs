@@ -12,7 +12,7 @@
 //! adjustment on the chain's candidates less two; the easiest (then shortest) chain of all is taken,
 //! as SE sorts its chains.
 
-mod closure;
+pub(super) mod closure;
 
 use std::cell::RefCell;
 use std::collections::HashSet;

@@ -15,7 +15,7 @@ use super::{Links, Using};
 const MOST_NODES: usize = 2048;
 
 /// What each node of a pass reaches, by component.
-pub(super) struct Closure {
+pub(in crate::strategy) struct Closure {
     /// Each node's component, by node id (`u32::MAX` for the nodes of no candidate).
     component: Vec<u32>,
     /// Whether a component holds a cycle: more than one node, as no node links to itself.
@@ -29,7 +29,11 @@ pub(super) struct Closure {
 impl Closure {
     /// The closure of `links` as `using` takes them; `None` for a board with too many
     /// candidates. `scc` is the component search's tables, kept from the last pass.
-    pub(super) fn new(links: &Links, using: Using, scc: &mut TarjanScc<u32>) -> Option<Closure> {
+    pub(in crate::strategy) fn new(
+        links: &Links,
+        using: Using,
+        scc: &mut TarjanScc<u32>,
+    ) -> Option<Closure> {
         let present = links.present();
         if present.len() > MOST_NODES {
             return None;
@@ -69,9 +73,23 @@ impl Closure {
 
     /// Whether node `from` reaches node `to` by some chain, however long.
     pub(super) fn reaches(&self, from: usize, to: usize) -> bool {
-        let from = self.component[from] as usize;
-        let to = self.component[to] as usize;
-        self.reach[from * self.words + to / 64] >> (to % 64) & 1 == 1
+        let to = self.component_of(to);
+        self.reached_by(from)[to / 64] >> (to % 64) & 1 == 1
+    }
+
+    /// Node `id`'s component: its bit in the rows of [`Closure::reached_by`].
+    pub(in crate::strategy) fn component_of(&self, id: usize) -> usize {
+        self.component[id] as usize
+    }
+
+    /// The words of a row of [`Closure::reached_by`].
+    pub(in crate::strategy) fn words(&self) -> usize {
+        self.words
+    }
+
+    /// The components node `id` reaches, as the bits of a row of words.
+    pub(in crate::strategy) fn reached_by(&self, id: usize) -> &[u64] {
+        &self.reach[self.component_of(id) * self.words..][..self.words]
     }
 
     /// Whether nodes `a` and `b` reach each other.
