@@ -25,7 +25,6 @@ use std::rc::Rc;
 
 use petgraph::algo::TarjanScc;
 
-use super::unary_chain::closure::Closure as LinkClosure;
 use super::unary_chain::{Links, Using, cell_consequences, unit_consequences};
 use super::{Context, Marks, Step, Technique, length_adjustment};
 use crate::candidates::{Board, Candidate, bit, values};
@@ -699,7 +698,7 @@ fn forcing_groups(board: &Board) -> Vec<Vec<usize>> {
 /// takes part in a conclusion. `None` where the board is too large for the links' closure.
 fn joining(board: &Board, links: &Links, groups: &[Vec<usize>]) -> Option<Vec<bool>> {
     let n = board.n();
-    let closure = LinkClosure::new(links, Using::Both, &mut TarjanScc::new())?;
+    let closure = links.closure(&mut TarjanScc::new())?;
     // The components holding a candidate worth concluding.
     let mut worth = vec![0u64; closure.words()];
     for &id in links.present() {

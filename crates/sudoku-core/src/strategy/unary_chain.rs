@@ -14,7 +14,7 @@
 
 pub(super) mod closure;
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::rc::Rc;
@@ -132,6 +132,8 @@ pub(super) struct Links {
     to: Vec<u32>,
     /// The nodes of the board's candidates, in order.
     present: Vec<u32>,
+    /// What each node reaches by all links ([`Links::closure`]), built when first asked for.
+    closure: OnceCell<Option<Closure>>,
 }
 
 thread_local! {
@@ -194,7 +196,17 @@ impl Links {
             mid,
             to,
             present,
+            closure: OnceCell::new(),
         }
+    }
+
+    /// What each node reaches by all links, built once for the board (the chains and cycles and
+    /// then the multiple forcing chains on the same board ask for it); `None` for a board with too
+    /// many candidates. `scc` is the component search's tables.
+    pub(super) fn closure(&self, scc: &mut TarjanScc<u32>) -> Option<&Closure> {
+        self.closure
+            .get_or_init(|| Closure::new(self, Using::Both, scc))
+            .as_ref()
     }
 
     /// The nodes of the board's candidates, in order: every node that has links.
@@ -475,7 +487,6 @@ fn search(
             *best = Some(found);
         }
     };
-    let mut all_links = None;
     for using in [Using::Units, Using::Cells, Using::Both] {
         let cell_links = using != Using::Units;
         let unit_links = using != Using::Cells;
@@ -503,9 +514,7 @@ fn search(
         }
         // Every pass prunes by the closure of all links, built once: what some links reach,
         // all links reach, and a cycle of some links is a cycle of all.
-        let closure = all_links
-            .get_or_insert_with(|| Closure::new(links, Using::Both, &mut scratch.scc))
-            .as_ref();
+        let closure = links.closure(&mut scratch.scc);
         for cell in 0..cells {
             if starts(cell) == 0 {
                 continue;

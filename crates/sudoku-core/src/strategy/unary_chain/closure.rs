@@ -29,11 +29,7 @@ pub(in crate::strategy) struct Closure {
 impl Closure {
     /// The closure of `links` as `using` takes them; `None` for a board with too many
     /// candidates. `scc` is the component search's tables, kept from the last pass.
-    pub(in crate::strategy) fn new(
-        links: &Links,
-        using: Using,
-        scc: &mut TarjanScc<u32>,
-    ) -> Option<Closure> {
+    pub(super) fn new(links: &Links, using: Using, scc: &mut TarjanScc<u32>) -> Option<Closure> {
         let present = links.present();
         if present.len() > MOST_NODES {
             return None;
