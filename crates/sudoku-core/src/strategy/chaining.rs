@@ -23,8 +23,6 @@ use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::rc::Rc;
 
-use petgraph::algo::TarjanScc;
-
 use super::unary_chain::{Links, Using, cell_consequences, unit_consequences};
 use super::{Context, Marks, Step, Technique, length_adjustment};
 use crate::candidates::{Board, Candidate, bit, values};
@@ -693,34 +691,64 @@ fn forcing_groups(board: &Board) -> Vec<Vec<usize>> {
     cells.chain(houses).collect()
 }
 
-/// For the static chains, which candidates (by index) belong to a group of `groups` whose
-/// candidates' links could all lead, at any length, to one candidate worth concluding: no other
-/// takes part in a conclusion. `None` where the board is too large for the links' closure.
-fn joining(board: &Board, links: &Links, groups: &[Vec<usize>]) -> Option<Vec<bool>> {
+/// Whether concluding `target` (a node) removes something from `board`.
+fn worth(board: &Board, target: usize) -> bool {
+    let (cell, value, on) = parts(board.n(), target);
+    board.has(cell, value) && (!on || board.cands(cell).count_ones() > 1)
+}
+
+/// Which candidates (by index, `cell * n + value - 1`) the search of `kind` follows; `None` for
+/// all. One left out is sure to take part in no conclusion, so it is neither followed nor charged:
+/// - Nishio's, of a value whose templates show no chain of it can end in a contradiction
+///   ([`super::templates`]);
+/// - the static chains', in no group of `groups` whose candidates' links could all lead, at any
+///   length, to one candidate worth concluding (by the links' closure; none on a board too large
+///   for it).
+fn to_follow(
+    board: &Board,
+    kind: Kind,
+    links: Option<&Links>,
+    groups: &[Vec<usize>],
+) -> Option<Vec<bool>> {
     let n = board.n();
-    let closure = links.closure(&mut TarjanScc::new())?;
-    // The components holding a candidate worth concluding.
-    let mut worth = vec![0u64; closure.words()];
-    for &id in links.present() {
-        let (cell, value, on) = parts(n, id as usize);
-        if board.has(cell, value) && (!on || board.cands(cell).count_ones() > 1) {
-            let at = closure.component_of(id as usize);
-            worth[at / 64] |= 1 << (at % 64);
+    match (kind, links) {
+        (Kind::Nishio, _) => {
+            let barren: Vec<bool> = (1..=n as u8)
+                .map(|v| super::templates::barren(board, v))
+                .collect();
+            barren.contains(&true).then(|| {
+                let index = 0..n * n * n;
+                index.map(|i| !barren[i % n]).collect()
+            })
         }
+        (Kind::Multiple, Some(links)) => {
+            let closure = links.closure()?;
+            // The components holding a candidate worth concluding.
+            let mut worthy = vec![0u64; closure.words()];
+            for &id in links
+                .present()
+                .iter()
+                .filter(|&&id| worth(board, id as usize))
+            {
+                let at = closure.component_of(id as usize);
+                worthy[at / 64] |= 1 << (at % 64);
+            }
+            let mut followed = vec![false; n * n * n];
+            let mut common = Vec::new();
+            for group in groups {
+                common.clone_from(&worthy);
+                for &i in group {
+                    let reached = closure.reached_by(i * 2 + 1);
+                    common.iter_mut().zip(reached).for_each(|(c, r)| *c &= r);
+                }
+                if common.iter().any(|&c| c != 0) {
+                    group.iter().for_each(|&i| followed[i] = true);
+                }
+            }
+            Some(followed)
+        }
+        _ => None,
     }
-    let mut joining = vec![false; n * n * n];
-    let mut common = Vec::new();
-    for group in groups {
-        common.clone_from(&worth);
-        for &i in group {
-            let reached = closure.reached_by(i * 2 + 1);
-            common.iter_mut().zip(reached).for_each(|(c, r)| *c &= r);
-        }
-        if common.iter().any(|&c| c != 0) {
-            group.iter().for_each(|&i| joining[i] = true);
-        }
-    }
-    Some(joining)
 }
 
 /// [`find`]'s search, in `scratch`: the easiest chain of `kind`. `on_closures` gets the closures
@@ -749,40 +777,23 @@ fn search(
             *best = Some(found);
         }
     };
-    // A conclusion about `target` that removes something.
-    let worth = |target: usize| {
-        let (cell, value, on) = parts(n, target);
-        board.has(cell, value) && (!on || board.cands(cell).count_ones() > 1)
-    };
+    let worth = |target: usize| worth(board, target);
     let rating = |complexity: usize| kind.base() + length_adjustment(complexity.saturating_sub(2));
-    // A Nishio chain follows one value: where that value's templates show it cannot end in a
-    // contradiction, its starts are not followed (nor charged).
-    let barren = match kind {
-        Kind::Nishio => values(board.all())
-            .filter(|&v| super::templates::barren(board, v))
-            .fold(0, |m, v| m | bit(v)),
-        _ => 0,
-    };
     let groups = if kind == Kind::Nishio {
         Vec::new()
     } else {
         forcing_groups(board)
     };
-    // Static chains follow the board's links: only the candidates of a cell or house whose
-    // candidates' links could all lead to one candidate are followed (nor are others charged).
-    let joined = match (kind, &scratch.links) {
-        (Kind::Multiple, Some(links)) => joining(board, links, &groups),
-        _ => None,
-    };
+    let followed = to_follow(board, kind, scratch.links.as_deref(), &groups);
     for cell in 0..cells {
         let count = board.cands(cell).count_ones();
         if count < 2 {
             continue;
         }
-        for value in values(board.cands(cell) & !barren) {
-            if joined
+        for value in values(board.cands(cell)) {
+            if followed
                 .as_ref()
-                .is_some_and(|joined| !joined[cell * n + usize::from(value) - 1])
+                .is_some_and(|followed| !followed[cell * n + usize::from(value) - 1])
             {
                 continue;
             }
@@ -945,7 +956,7 @@ fn search(
 #[cfg(test)]
 mod tests {
     use super::{
-        FOLLOWED, Kind, Links, Scratch, find, follow, forcing_groups, joining, key, nested, parts,
+        FOLLOWED, Kind, Links, Scratch, find, follow, forcing_groups, key, nested, to_follow, worth,
     };
     use crate::candidates::{Board, values};
     use crate::grader::{self, Options};
@@ -1003,10 +1014,10 @@ mod tests {
     fn the_static_chains_follow_every_group_whose_branches_reach_one_candidate() {
         let (mut joined, mut apart) = (0, 0);
         for board in boards_on_two_paths() {
-            let n = board.n();
             let links = Links::of_board(&board);
             let groups = forcing_groups(&board);
-            let joining = joining(&board, &links, &groups).expect("a 9x9 board");
+            let followed = to_follow(&board, Kind::Multiple, Some(&links), &groups)
+                .expect("a 9x9 board's closure");
             let mut scratch = Scratch {
                 links: Some(links),
                 ..Scratch::default()
@@ -1020,15 +1031,14 @@ mod tests {
                     })
                     .collect();
                 let meet = closures[0].nodes.iter().any(|&(k, _)| {
-                    let (cell, _, on) = parts(n, k as usize);
-                    let worth = !on || board.cands(cell).count_ones() > 1;
-                    worth && closures[1..].iter().all(|c| c.get(k as usize).is_some())
+                    let k = k as usize;
+                    worth(&board, k) && closures[1..].iter().all(|c| c.get(k).is_some())
                 });
                 if meet {
-                    assert!(group.iter().all(|&i| joining[i]), "{group:?}");
+                    assert!(group.iter().all(|&i| followed[i]), "{group:?}");
                     joined += 1;
                 } else {
-                    apart += usize::from(group.iter().any(|&i| !joining[i]));
+                    apart += usize::from(group.iter().any(|&i| !followed[i]));
                 }
             }
         }

@@ -6,7 +6,7 @@
 //! contradiction. Where each candidate of a value lies in some template and none in all of them,
 //! none of the value's starts can end in a contradiction, and they need not be followed.
 
-use crate::candidates::Board;
+use crate::candidates::{Board, Geometry};
 
 /// The most choices tried for one value's templates before giving up (and following its starts):
 /// a value with few places left has few templates, and that is where the search is quick.
@@ -39,7 +39,7 @@ pub(super) fn barren(board: &Board, value: u8) -> bool {
     }
     rows.sort_by_key(|choices| choices.count_ones());
     let mut search = Search {
-        board,
+        geo,
         rows: &rows,
         candidates,
         union: 0,
@@ -52,7 +52,7 @@ pub(super) fn barren(board: &Board, value: u8) -> bool {
 
 /// One value's templates, searched row by row, folded into what some and what all of them hold.
 struct Search<'a> {
-    board: &'a Board,
+    geo: &'a Geometry,
     /// Each row's places for the value, fewest first.
     rows: &'a [u128],
     /// The value's candidates (not where it is placed).
@@ -79,7 +79,6 @@ impl Search<'_> {
             self.common &= placed;
             return !self.settled();
         };
-        let geo = self.board.geo();
         let mut left = choices;
         while left != 0 {
             let cell = left.trailing_zeros() as usize;
@@ -88,7 +87,7 @@ impl Search<'_> {
             if self.tries > MOST_TRIES {
                 return false;
             }
-            let [_, col, bx] = geo.units_of(cell);
+            let [_, col, bx] = self.geo.units_of(cell);
             let mine = 1u64 << col | 1u64 << bx;
             if units & mine == 0 && !self.go(row + 1, placed | 1 << cell, units | mine) {
                 return false;

@@ -202,10 +202,10 @@ impl Links {
 
     /// What each node reaches by all links, built once for the board (the chains and cycles and
     /// then the multiple forcing chains on the same board ask for it); `None` for a board with too
-    /// many candidates. `scc` is the component search's tables.
-    pub(super) fn closure(&self, scc: &mut TarjanScc<u32>) -> Option<&Closure> {
+    /// many candidates.
+    pub(super) fn closure(&self) -> Option<&Closure> {
         self.closure
-            .get_or_init(|| Closure::new(self, Using::Both, scc))
+            .get_or_init(|| Closure::new(self, Using::Both, &mut TarjanScc::new()))
             .as_ref()
     }
 
@@ -375,8 +375,6 @@ impl Reach {
 struct Scratch {
     /// The last chain search, or the search back from a cycle's start.
     reach: Reach,
-    /// The component search's tables.
-    scc: TarjanScc<u32>,
     /// Nodes looked at since the budget was last charged.
     work: u64,
     /// The nodes the current cycle search reached true.
@@ -514,7 +512,7 @@ fn search(
         }
         // Every pass prunes by the closure of all links, built once: what some links reach,
         // all links reach, and a cycle of some links is a cycle of all.
-        let closure = links.closure(&mut scratch.scc);
+        let closure = links.closure();
         for cell in 0..cells {
             if starts(cell) == 0 {
                 continue;
@@ -884,7 +882,7 @@ mod tests {
             let board = Board::new(&grid).expect("no clash");
             let links = Links::new(&board);
             let mut scratch = Scratch::default();
-            let closure = Closure::new(&links, Using::Both, &mut scratch.scc);
+            let closure = links.closure();
             let (mut on_cycle, mut seen_on) = (Marks::default(), Marks::default());
             let mut removes =
                 |path: &[usize]| cycle_eliminations(&board, path, (&mut on_cycle, &mut seen_on));
@@ -892,7 +890,7 @@ mod tests {
                 let start = start as usize;
                 let Some((path, eliminations)) = cycle(
                     &board,
-                    (&links, Using::Both, closure.as_ref()),
+                    (&links, Using::Both, closure),
                     start,
                     40,
                     &mut scratch,
