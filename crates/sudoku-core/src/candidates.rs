@@ -587,7 +587,12 @@ pub struct Board {
 impl Board {
     /// Whether `other` is on the same layout with the same candidates in every cell.
     pub fn same_candidates(&self, other: &Board) -> bool {
-        Arc::ptr_eq(&self.geo, &other.geo) && self.cands == other.cands
+        self.same_layout(other) && self.cands == other.cands
+    }
+
+    /// Whether `other` is on the same layout: the same units, cell for cell.
+    pub fn same_layout(&self, other: &Board) -> bool {
+        Arc::ptr_eq(&self.geo, &other.geo)
     }
 }
 

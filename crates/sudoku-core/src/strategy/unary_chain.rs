@@ -23,7 +23,7 @@ use petgraph::algo::TarjanScc;
 
 use self::closure::Closure;
 use super::{Context, Marks, Step, Technique, length_adjustment, longest_adjusted};
-use crate::candidates::{Board, Candidate, bit, values};
+use crate::candidates::{Board, Candidate, Mask, bit, values};
 
 /// A node: candidate `cell * n + value - 1`, times two, plus one when assumed true.
 fn node(n: usize, cell: usize, value: u8, on: bool) -> usize {
@@ -37,6 +37,7 @@ fn parts(n: usize, id: usize) -> (usize, u8, bool) {
 }
 
 /// The chain found from one start: its rating, its length in candidates, the path from the start.
+#[derive(Clone)]
 struct Found {
     rating: u16,
     /// SE's complexity: the chain's distinct candidates.
@@ -46,6 +47,19 @@ struct Found {
     cell_links: bool,
     /// A cycle's eliminations; `None` for a forcing chain, which decides its start.
     cycle: Option<Vec<Candidate>>,
+}
+
+impl Found {
+    /// Where the search meets this chain: by its start's candidate, then a cycle before a chain
+    /// from the start true before one from it false.
+    fn order(&self) -> (usize, u8) {
+        let sub = match (&self.cycle, self.path[0] % 2 == 1) {
+            (Some(_), _) => 0,
+            (None, true) => 1,
+            (None, false) => 2,
+        };
+        (self.path[0] / 2, sub)
+    }
 }
 
 /// The consequences of node `id` on `board`, each given to `push`: its cell links, then its unit
@@ -473,58 +487,165 @@ fn search(
     links: &Links,
     scratch: &mut Scratch,
 ) -> Option<Found> {
-    let n = board.n();
-    let cells = n * n;
-    let most = cells * n * 2;
+    let cells = board.n() * board.n();
     let mut best: Option<Found> = None;
-    let consider = |found: Found, best: &mut Option<Found>| {
-        if best
-            .as_ref()
-            .is_none_or(|b| (found.rating, found.complexity) < (b.rating, b.complexity))
-        {
-            *best = Some(found);
-        }
-    };
     for using in [Using::Units, Using::Cells, Using::Both] {
-        let cell_links = using != Using::Units;
-        let unit_links = using != Using::Cells;
-        let chain_base = if cell_links { 70 } else { 66 };
-        let cycle_base = if cell_links && unit_links { 70 } else { 65 };
-        let starts = |cell: usize| {
-            let count = board.cands(cell).count_ones();
-            if count < 2 || (!unit_links && count > 2) {
-                0
-            } else {
-                count
-            }
-        };
+        let pass = Pass::new(board, using);
         // Once nothing of this pass could beat the best chain, its searches would all be skipped:
         // skip the pass, spending what its starts would have.
-        if limit(cycle_base, best.as_ref(), most) < 4
-            && (!unit_links || limit(chain_base, best.as_ref(), most) < 4)
-        {
-            let count: u64 = (0..cells).map(|cell| u64::from(starts(cell))).sum();
+        if !pass.could_beat(best.as_ref()) {
+            let count: u64 = (0..cells).map(|cell| u64::from(pass.starts(cell))).sum();
             let work = std::mem::take(&mut scratch.work);
             if !ctx.spend(count * cells as u64 + 20 * work) {
                 return None;
             }
             continue;
         }
-        // Every pass prunes by the closure of all links, built once: what some links reach,
-        // all links reach, and a cycle of some links is a cycle of all.
-        let closure = links.closure();
+        // Every pass prunes by the closure of all links, built once: what some links reach, all
+        // links reach, and a cycle of some links is a cycle of all.
+        let links = (links, links.closure());
+        let done = match using {
+            Using::Units => pass.by_value(ctx, links, &mut best, scratch),
+            _ => {
+                // About twenty candidates looked at for each node the searches reached.
+                let mut spend = |work| ctx.spend(cells as u64 + 20 * work);
+                pass.run(&mut spend, links, !0, &mut best, scratch)
+            }
+        };
+        if !done {
+            return None;
+        }
+    }
+    best
+}
+
+/// The better of two chains: the easier, then the shorter, then the one found first.
+fn better(found: &Found, than: &Found) -> bool {
+    (found.rating, found.complexity, found.order()) < (than.rating, than.complexity, than.order())
+}
+
+/// One pass of the search: the links it uses and how its chains are rated.
+struct Pass<'a> {
+    board: &'a Board,
+    using: Using,
+    chain_base: u16,
+    cycle_base: u16,
+}
+
+impl<'a> Pass<'a> {
+    fn new(board: &'a Board, using: Using) -> Pass<'a> {
+        let cell_links = using != Using::Units;
+        let unit_links = using != Using::Cells;
+        Pass {
+            board,
+            using,
+            chain_base: if cell_links { 70 } else { 66 },
+            cycle_base: if cell_links && unit_links { 70 } else { 65 },
+        }
+    }
+
+    /// How many starts `cell` gives: each candidate of a cell of two or more, where some link
+    /// leaves it (cell links alone leave only a two-candidate cell).
+    fn starts(&self, cell: usize) -> u32 {
+        let count = self.board.cands(cell).count_ones();
+        if count < 2 || (self.using == Using::Cells && count > 2) {
+            0
+        } else {
+            count
+        }
+    }
+
+    fn most(&self) -> usize {
+        let n = self.board.n();
+        n * n * n * 2
+    }
+
+    /// Whether a chain or cycle of this pass could still beat `best`.
+    fn could_beat(&self, best: Option<&Found>) -> bool {
+        limit(self.cycle_base, best, self.most()) >= 4
+            || (self.using != Using::Cells && limit(self.chain_base, best, self.most()) >= 4)
+    }
+
+    /// The pass over each value alone, which unit links never leave: a value whose places are
+    /// those of the last board searched has the same chains, kept from then.
+    fn by_value(
+        &self,
+        ctx: &mut Context<'_>,
+        links: (&Links, Option<&Closure>),
+        best: &mut Option<Found>,
+        scratch: &mut Scratch,
+    ) -> bool {
+        let (board, n) = (self.board, self.board.n());
+        let cells = (n * n) as u64;
+        KEPT.with_borrow_mut(|kept| {
+            let kept = kept.get_or_insert_with(|| Kept {
+                board: board.clone(),
+                best: vec![None; n],
+            });
+            kept.renew(board);
+            for value in 1..=n as u8 {
+                let (found, spent) = match &kept.best[usize::from(value) - 1] {
+                    Some((found, spent)) => {
+                        if !ctx.spend(*spent) {
+                            return false;
+                        }
+                        (found.clone(), *spent)
+                    }
+                    None => {
+                        // A start costs the same here whatever its search looks at, which the
+                        // other values' links prune: a value costs as much searched as kept.
+                        let before = ctx.budget;
+                        let mut found = None;
+                        let mut spend = |_| ctx.spend(cells);
+                        if !self.run(&mut spend, links, bit(value), &mut found, scratch) {
+                            return false;
+                        }
+                        scratch.work = 0;
+                        (found, before - ctx.budget)
+                    }
+                };
+                if let Some(f) = &found
+                    && best.as_ref().is_none_or(|b| better(f, b))
+                {
+                    *best = Some(f.clone());
+                }
+                kept.best[usize::from(value) - 1] = Some((found, spent));
+            }
+            true
+        })
+    }
+
+    /// The pass's searches from the starts of `values` (a mask), each start charged to the
+    /// budget; false when the budget ran out.
+    fn run(
+        &self,
+        spend: &mut impl FnMut(u64) -> bool,
+        (links, closure): (&Links, Option<&Closure>),
+        values_mask: Mask,
+        best: &mut Option<Found>,
+        scratch: &mut Scratch,
+    ) -> bool {
+        let board = self.board;
+        let n = board.n();
+        let cells = n * n;
+        let (using, most) = (self.using, self.most());
+        let cell_links = using != Using::Units;
+        let unit_links = using != Using::Cells;
+        let consider = |found: Found, best: &mut Option<Found>| {
+            if best.as_ref().is_none_or(|b| better(&found, b)) {
+                *best = Some(found);
+            }
+        };
         for cell in 0..cells {
-            if starts(cell) == 0 {
+            if self.starts(cell) == 0 {
                 continue;
             }
-            for value in values(board.cands(cell)) {
-                // About twenty candidates looked at for each node the searches reached.
-                let work = std::mem::take(&mut scratch.work);
-                if !ctx.spend(cells as u64 + 20 * work) {
-                    return None;
+            for value in values(board.cands(cell) & values_mask) {
+                if !spend(std::mem::take(&mut scratch.work)) {
+                    return false;
                 }
                 let start = node(n, cell, value, true);
-                let limit_cycle = limit(cycle_base, best.as_ref(), most);
+                let limit_cycle = limit(self.cycle_base, best.as_ref(), most);
                 if limit_cycle >= 4
                     && closure.is_none_or(|c| c.on_cycle(start))
                     && let Some((path, eliminations)) =
@@ -533,20 +654,20 @@ fn search(
                     let complexity = path.len() - 1;
                     consider(
                         Found {
-                            rating: cycle_base + length_adjustment(complexity - 2),
+                            rating: self.cycle_base + length_adjustment(complexity - 2),
                             complexity,
                             path,
                             cell_links,
                             cycle: Some(eliminations),
                         },
-                        &mut best,
+                        best,
                     );
                 }
                 if !unit_links {
                     continue;
                 }
                 for start in [start, start ^ 1] {
-                    let limit = limit(chain_base, best.as_ref(), most);
+                    let limit = limit(self.chain_base, best.as_ref(), most);
                     if limit < 4
                         || closure.is_some_and(|c| !c.reaches(start, start ^ 1))
                         || !reaches((links, using), start, limit, scratch)
@@ -558,19 +679,65 @@ fn search(
                     };
                     consider(
                         Found {
-                            rating: chain_base + length_adjustment(path.len() - 2),
+                            rating: self.chain_base + length_adjustment(path.len() - 2),
                             complexity: path.len(),
                             path,
                             cell_links,
                             cycle: None,
                         },
-                        &mut best,
+                        best,
                     );
                 }
             }
         }
+        true
     }
-    best
+}
+
+/// The unit-links pass's best chain of each value on the last board searched on this thread,
+/// with the budget it spent.
+struct Kept {
+    board: Board,
+    /// By value: `None` where its places changed since.
+    best: Vec<Option<(Option<Found>, u64)>>,
+}
+
+impl Kept {
+    /// Moves on to `board`, forgetting the values whose places or starts changed (a start is a
+    /// candidate of a cell of two or more).
+    fn renew(&mut self, board: &Board) {
+        let n = board.n();
+        if !self.board.same_layout(board) {
+            self.best = vec![None; n];
+            self.board.clone_from(board);
+            return;
+        }
+        let mut changed = 0;
+        for value in 1..=n as u8 {
+            if board
+                .geo()
+                .units()
+                .any(|u| self.board.positions(u, value) != board.positions(u, value))
+            {
+                changed |= bit(value);
+            }
+        }
+        for cell in 0..n * n {
+            let (was, is) = (self.board.cands(cell), board.cands(cell));
+            if (was.count_ones() >= 2) != (is.count_ones() >= 2) {
+                changed |= was & is;
+            }
+        }
+        for value in values(changed) {
+            self.best[usize::from(value) - 1] = None;
+        }
+        self.board.clone_from(board);
+    }
+}
+
+thread_local! {
+    /// This thread's [`Kept`].
+    static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
 }
 
 /// The shortest cycle from `start` (a candidate assumed true) back to itself, of at most `limit`
@@ -834,6 +1001,49 @@ fn step_of(board: &Board, ctx: &Context<'_>, found: Found) -> Step {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Along the grade of an SE 7.x puzzle, the chain search on each board, right after the board
+    /// before (its values kept), finds and charges what it finds and charges from nothing kept.
+    #[test]
+    fn the_values_kept_from_the_board_before_change_no_step_and_no_charge() {
+        let options = crate::grader::Options {
+            explain: true,
+            ..crate::grader::Options::default()
+        };
+        let puzzle =
+            "98.7..6..75.....9...6...7...4..3......76...5......21....85...6.....1.5.......43.2";
+        let (grid, grade) = crate::grader::grade_of(puzzle, &options);
+        let mut board = Board::new(&grid).expect("givens that do not clash");
+        let search = |board: &Board| {
+            let mut ctx = options.context(&[]);
+            let before = ctx.budget;
+            let step = find(board, &mut ctx);
+            (step, before - ctx.budget)
+        };
+        let (mut reused, mut steps) = (0, 0);
+        let mut last: Option<Board> = None;
+        for step in grade.steps {
+            let warm = search(&board);
+            KEPT.take();
+            assert_eq!(warm, search(&board), "{}", step.text);
+            if let Some(last) = &last {
+                let same = |v| {
+                    board
+                        .geo()
+                        .units()
+                        .all(|u| last.positions(u, v) == board.positions(u, v))
+                };
+                reused += values(board.all()).filter(|&v| same(v)).count();
+            }
+            steps += usize::from(warm.0.is_some());
+            last = Some(board.clone());
+            board.apply(&step.placements, &step.eliminations);
+        }
+        assert!(
+            reused > 50 && steps > 5,
+            "{reused} values kept, {steps} chains found"
+        );
+    }
 
     /// [`reaches`] and the cycle search's pruning rest on this: each link's contrapositive is a
     /// link of the same pass.
