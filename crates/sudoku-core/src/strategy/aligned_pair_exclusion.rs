@@ -91,17 +91,19 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
             if outside(a) && outside(b) {
                 continue;
             }
+            let common = |w: usize| first.excluders[w] & second.excluders[w];
+            let shared: u32 = (0..words).map(|w| common(w).count_ones()).sum();
+            // As many as the fewer values, less one where the cells see each other.
+            if shared < 2 || shared + 1 < fewest || (shared < fewest && !geo.sees(a, b)) {
+                continue;
+            }
             excluding.clear();
             for w in 0..words {
-                let mut common = first.excluders[w] & second.excluders[w];
+                let mut common = common(w);
                 while common != 0 {
                     excluding.push(board.cands(w * 64 + common.trailing_zeros() as usize));
                     common &= common - 1;
                 }
-            }
-            let need = fewest as usize - usize::from(geo.sees(a, b));
-            if excluding.len() < need.max(2) {
-                continue;
             }
             let [kept_a, kept_b] = allowed(board, [a, b], &excluding);
             let eliminations: Vec<Candidate> = [(a, kept_a), (b, kept_b)]
@@ -119,22 +121,28 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
 }
 
 /// The values of each of `cells` that some allowed pair of values gives it: not the same value
-/// in two cells that see each other, and not both values of one of the `excluding` cells.
+/// in two cells that see each other, and not both values of one of the `excluding` cells. A value
+/// is in no allowed pair when each value of the other cell (but itself, where the cells see each
+/// other) is its partner in an excluding cell.
 fn allowed(board: &Board, cells: [usize; 2], excluding: &[Mask]) -> [Mask; 2] {
     let [a, b] = cells;
     let see = board.geo().sees(a, b);
-    let mut kept = [0, 0];
-    for va in values(board.cands(a)) {
-        for vb in values(board.cands(b)) {
-            let pair = bit(va) | bit(vb);
-            if (va == vb && see) || excluding.iter().any(|&m| m & !pair == 0) {
-                continue;
-            }
-            kept[0] |= bit(va);
-            kept[1] |= bit(vb);
+    let mut partners = [0 as Mask; Mask::BITS as usize];
+    for &pair in excluding {
+        for v in values(pair) {
+            partners[usize::from(v) - 1] |= pair & !bit(v);
         }
     }
-    kept
+    let kept = |from: usize, to: usize| {
+        let others = board.cands(to);
+        values(board.cands(from))
+            .filter(|&v| {
+                let needed = if see { others & !bit(v) } else { others };
+                needed & !partners[usize::from(v) - 1] != 0
+            })
+            .fold(0, |kept, v| kept | bit(v))
+    };
+    [kept(a, b), kept(b, a)]
 }
 
 /// The step of the exclusion on `cells`.
