@@ -248,7 +248,7 @@ impl Closure {
             if let Ok(k) = self.nested.binary_search_by_key(&i, |&(node, _)| node) {
                 walk.chains.push(self.chains[self.nested[k].1 as usize]);
             }
-            walk.stack.extend_from_slice(self.parents_of(i));
+            extend(&mut walk.stack, self.parents_of(i));
         }
         count
     }
@@ -280,8 +280,16 @@ impl Closure {
     /// Adds node `key` with `parents`; its index.
     fn push(&mut self, key: usize, parents: &[u32]) -> u32 {
         self.nodes.push((key as u32, self.parents.len() as u32));
-        self.parents.extend_from_slice(parents);
+        extend(&mut self.parents, parents);
         (self.nodes.len() - 1) as u32
+    }
+}
+
+/// Appends `items` to `to` one by one: most nodes have one parent, which a call to copy memory
+/// would cost several times over.
+fn extend(to: &mut Vec<u32>, items: &[u32]) {
+    for &item in items {
+        to.push(item);
     }
 }
 
@@ -383,9 +391,14 @@ fn follow_on(
             on
         } else if let Some(at) = pending_on.pop_front() {
             let id = c.nodes[at as usize].0 as usize;
+            // A node reached already is passed over below (its opposite is not reached, or the
+            // follow would have ended).
+            let index = &c.index;
             let mut push = |next: usize| {
-                made_parents.push(at);
-                made.push((next, made_parents.len() - 1, 1, NONE));
+                if index[next] == UNREACHED {
+                    made_parents.push(at);
+                    made.push((next, made_parents.len() - 1, 1, NONE));
+                }
             };
             if kind.cell_links() {
                 cell_consequences(now, id, &mut push);
