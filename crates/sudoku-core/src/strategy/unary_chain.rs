@@ -519,9 +519,12 @@ fn search(
     best
 }
 
-/// The better of two chains: the easier, then the shorter, then the one found first.
-fn better(found: &Found, than: &Found) -> bool {
-    (found.rating, found.complexity, found.order()) < (than.rating, than.complexity, than.order())
+/// Keeps `found` as the best chain if it is better: easier, then shorter, then found first.
+fn consider(found: Found, best: &mut Option<Found>) {
+    let key = |f: &Found| (f.rating, f.complexity, f.order());
+    if best.as_ref().is_none_or(|b| key(&found) < key(b)) {
+        *best = Some(found);
+    }
 }
 
 /// One pass of the search: the links it uses and how its chains are rated.
@@ -604,10 +607,8 @@ impl<'a> Pass<'a> {
                         (found, before - ctx.budget)
                     }
                 };
-                if let Some(f) = &found
-                    && best.as_ref().is_none_or(|b| better(f, b))
-                {
-                    *best = Some(f.clone());
+                if let Some(f) = &found {
+                    consider(f.clone(), best);
                 }
                 kept.best[usize::from(value) - 1] = Some((found, spent));
             }
@@ -631,11 +632,6 @@ impl<'a> Pass<'a> {
         let (using, most) = (self.using, self.most());
         let cell_links = using != Using::Units;
         let unit_links = using != Using::Cells;
-        let consider = |found: Found, best: &mut Option<Found>| {
-            if best.as_ref().is_none_or(|b| better(&found, b)) {
-                *best = Some(found);
-            }
-        };
         for cell in 0..cells {
             if self.starts(cell) == 0 {
                 continue;
@@ -713,17 +709,9 @@ impl Kept {
             return;
         }
         let mut changed = 0;
-        for value in 1..=n as u8 {
-            if board
-                .geo()
-                .units()
-                .any(|u| self.board.positions(u, value) != board.positions(u, value))
-            {
-                changed |= bit(value);
-            }
-        }
         for cell in 0..n * n {
             let (was, is) = (self.board.cands(cell), board.cands(cell));
+            changed |= was ^ is;
             if (was.count_ones() >= 2) != (is.count_ones() >= 2) {
                 changed |= was & is;
             }
