@@ -537,8 +537,49 @@ fn follow_on(
 struct Found {
     rating: u16,
     complexity: usize,
+    /// Where SE lists it among conclusions of the same rating and complexity.
+    order: Order,
     target: usize,
     what: &'static str,
+}
+
+/// SE's order among conclusions of equal rating and complexity: its kind (both ways first, then
+/// cell forcing, unit forcing, contradictions last), then the order SE finds them in, cell by cell
+/// and value by value (a unit's forcing at its first place, boxes before rows before columns),
+/// and within one search what the first branch reached true before what it reached false, each
+/// in the order reached.
+type Order = (u8, usize, u8, u8, bool, u32);
+
+/// SE's kinds of conclusion, in the order it prefers them ([`Order`]).
+const BOTH_WAYS: u8 = 1;
+const CELL_FORCING: u8 = 5;
+const UNIT_FORCING: u8 = 6;
+const CONTRADICTION: u8 = 7;
+
+/// The start of SE's [`Order`] for the forcing of `group` (candidate indexes, the first branch
+/// first): a cell's candidates, or a value's places in a unit, ranked box, row, column.
+fn group_order(board: &Board, group: &[usize]) -> (u8, usize, u8, u8) {
+    let n = board.n();
+    let cell = group[0] / n;
+    if group.iter().all(|&i| i / n == cell) {
+        return (CELL_FORCING, cell, 0, 0);
+    }
+    let value = (group[0] % n) as u8 + 1;
+    // Units as `units_of` lists them: row, column, box.
+    let shared = |kind: usize| {
+        let unit = board.geo().units_of(cell)[kind];
+        group
+            .iter()
+            .all(|&i| board.geo().units_of(i / n)[kind] == unit)
+    };
+    let rank = if shared(2) {
+        0
+    } else if shared(0) {
+        1
+    } else {
+        2
+    };
+    (UNIT_FORCING, cell, value, rank)
 }
 
 /// A follow that ended without a conclusion: its closure, the board it left, and the nesting
@@ -683,18 +724,24 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
 }
 
 /// The groups of branches SE's cell and unit forcing take, as candidate indexes (`cell * n + value -
-/// 1`): each cell's candidates, then each value's places in each house.
-fn forcing_groups(board: &Board) -> Vec<Vec<usize>> {
+/// 1`): each cell's candidates, then each value's places in each house. SE's static chains start
+/// only from cells of three candidates or more (two-valued cells are the X- and XY-chains'), and
+/// take a house's places when they meet its first place there, so a house whose first place is a
+/// two-valued cell has no static unit forcing.
+fn forcing_groups(board: &Board, kind: Kind) -> Vec<Vec<usize>> {
     let n = board.n();
     let geo = board.geo();
     let index = |cell: usize, value: u8| cell * n + usize::from(value) - 1;
+    let fewest = if kind.dynamic() { 2 } else { 3 };
+    let starts = move |cell: usize| board.cands(cell).count_ones() >= fewest;
     let cells = (0..n * n)
-        .filter(|&cell| board.cands(cell).count_ones() >= 2)
+        .filter(move |&cell| starts(cell))
         .map(|cell| values(board.cands(cell)).map(|v| index(cell, v)).collect());
-    let houses = geo.houses().flat_map(|unit| {
+    let houses = geo.houses().flat_map(move |unit| {
         values(board.all() & !board.placed(unit)).filter_map(move |value| {
             let places = board.positions(unit, value);
-            (places.count_ones() >= 2).then(|| {
+            let first = geo.cells_in(unit, places).next();
+            (places.count_ones() >= 2 && first.is_some_and(starts)).then(|| {
                 geo.cells_in(unit, places)
                     .map(|c| index(c, value))
                     .collect()
@@ -783,10 +830,8 @@ fn search(
     let mut walk = Walk::default();
     let mut searches = nested::Searches::default();
     let consider = |found: Found, best: &mut Option<Found>| {
-        if best
-            .as_ref()
-            .is_none_or(|b| (found.rating, found.complexity) < (b.rating, b.complexity))
-        {
+        let rank = |f: &Found| (f.rating, f.complexity, f.order);
+        if best.as_ref().is_none_or(|b| rank(&found) < rank(b)) {
             *best = Some(found);
         }
     };
@@ -795,7 +840,7 @@ fn search(
     let groups = if kind == Kind::Nishio {
         Vec::new()
     } else {
-        forcing_groups(board)
+        forcing_groups(board, kind)
     };
     let followed = to_follow(board, kind, scratch.links.as_deref(), &groups);
     for cell in 0..cells {
@@ -851,9 +896,9 @@ fn search(
             }
             if let Some(off) = &off {
                 // A contradiction decides the assumption.
-                for (closure, start) in [
-                    (&on, key(n, cell, value, true)),
-                    (off, key(n, cell, value, false)),
+                for (closure, start, off_branch) in [
+                    (&on, key(n, cell, value, true), false),
+                    (off, key(n, cell, value, false), true),
                 ] {
                     if let Some((t, f)) = closure.contradiction {
                         let complexity = closure.ancestors(t, &mut walk)
@@ -864,6 +909,7 @@ fn search(
                                 Found {
                                     rating: rating(complexity),
                                     complexity,
+                                    order: (CONTRADICTION, cell, value, 0, off_branch, 0),
                                     target: start ^ 1,
                                     what: "a contradiction",
                                 },
@@ -889,6 +935,7 @@ fn search(
                             Found {
                                 rating: rating(complexity),
                                 complexity,
+                                order: (BOTH_WAYS, cell, value, 0, k % 2 == 0, i),
                                 target: k,
                                 what: "both ways",
                             },
@@ -934,8 +981,12 @@ fn search(
     let closures = |group: &Vec<usize>| -> Option<Vec<&Closure>> {
         group.iter().map(|&i| on_closures[i].as_ref()).collect()
     };
-    for branch in groups.iter().filter_map(closures) {
+    for (group, branch) in groups
+        .iter()
+        .filter_map(|group| Some((group, closures(group)?)))
+    {
         let (first, others) = (branch[0], &branch[1..]);
+        let (sort, at, value, unit) = group_order(board, group);
         for (i, &(k, _)) in first.nodes.iter().enumerate() {
             let (k, i) = (k as usize, i as u32);
             if first.get(k) != Some(i) || !worth(k) {
@@ -956,6 +1007,7 @@ fn search(
                 Found {
                     rating: rating(complexity),
                     complexity,
+                    order: (sort, at, value, unit, k % 2 == 0, i),
                     target: k,
                     what: "every branch",
                 },
@@ -1028,7 +1080,7 @@ mod tests {
         let (mut joined, mut apart) = (0, 0);
         for board in boards_on_two_paths() {
             let links = Links::of_board(&board);
-            let groups = forcing_groups(&board);
+            let groups = forcing_groups(&board, Kind::Multiple);
             let followed = to_follow(&board, Kind::Multiple, Some(&links), &groups)
                 .expect("a 9x9 board's closure");
             let mut scratch = Scratch {
