@@ -218,6 +218,8 @@ impl From<Technique> for proto::Technique {
             Technique::HiddenQuad => P::HiddenQuad,
             Technique::BugPlusOne => P::BugPlusOne,
             Technique::BugType2 => P::BugType2,
+            Technique::BugType3 => P::BugType3,
+            Technique::BugType4 => P::BugType4,
             Technique::AlignedPairExclusion => P::AlignedPairExclusion,
             Technique::Skyscraper => P::Skyscraper,
             Technique::TwoStringKite => P::TwoStringKite,

@@ -81,11 +81,18 @@ pub enum Technique {
     Jellyfish,
     /// Hidden quad (5.4).
     HiddenQuad,
-    /// Bivalue universal grave + 1 (5.6).
+    /// Bivalue universal grave + 1, SE's BUG type 1: one cell keeps only its extra values, and with
+    /// one takes it (5.6).
     BugPlusOne,
-    /// Bivalue universal grave type 2: the cells with a third candidate share it, so one of them
-    /// holds it and the cells seeing them all lose it (5.7).
+    /// Bivalue universal grave type 2: the cells with extra candidates share one extra value, so
+    /// one of them holds it and the cells seeing them all lose it (5.7).
     BugType2,
+    /// Bivalue universal grave type 4: two cells with extra candidates in one unit share one other
+    /// value, so each keeps only it and its extra values (5.7).
+    BugType4,
+    /// Bivalue universal grave type 3: the extra values make a naked set with other cells of a
+    /// unit, whose other cells lose its values (5.8 for a pair, up to 6.2).
+    BugType3,
     /// Aligned pair exclusion: the values of two cells that no pair of their values left by the
     /// two-valued cells seeing both allows (6.2).
     AlignedPairExclusion,
@@ -111,7 +118,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in order of difficulty (the order they are declared in).
-    pub const ALL: [Technique; 30] = [
+    pub const ALL: [Technique; 32] = [
         Technique::FullHouse,
         Technique::HiddenSingle,
         Technique::DirectPointing,
@@ -135,6 +142,8 @@ impl Technique {
         Technique::HiddenQuad,
         Technique::BugPlusOne,
         Technique::BugType2,
+        Technique::BugType4,
+        Technique::BugType3,
         Technique::AlignedPairExclusion,
         Technique::Skyscraper,
         Technique::TwoStringKite,
@@ -170,6 +179,8 @@ impl Technique {
             Technique::HiddenQuad => "Hidden Quad",
             Technique::BugPlusOne => "BUG+1",
             Technique::BugType2 => "BUG Type 2",
+            Technique::BugType3 => "BUG Type 3",
+            Technique::BugType4 => "BUG Type 4",
             Technique::AlignedPairExclusion => "Aligned Pair Exclusion",
             Technique::Skyscraper => "Skyscraper",
             Technique::TwoStringKite => "2-String Kite",

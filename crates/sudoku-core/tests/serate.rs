@@ -1,7 +1,9 @@
 //! Our ratings against Sudoku Explainer's, on the committed sample `tests/data/serate_sample.txt`
 //! (puzzles rated by serate, SE's command-line rater, with SE 1.2.1's technique set), and on
 //! `tests/data/serate_loops_sample.txt` (generated puzzles that need SE's unique loops or its way
-//! of finding rectangles, SE 4.5-6.9), `tests/data/serate_extreme_sample.txt` (generated extreme
+//! of finding rectangles, SE 4.5-6.9), `tests/data/serate_bug_sample.txt` (generated puzzles
+//! that need SE's bivalue universal graves of every type, SE 5.6-6.9),
+//! `tests/data/serate_extreme_sample.txt` (generated extreme
 //! puzzles, SE 7.1-8.4), `tests/data/serate_multiple_sample.txt` (generated puzzles, SE 7.1-8.8,
 //! that turn on which static multiple forcing chains SE looks for and which of equal ones it
 //! takes) and `tests/data/serate_hard_sample.txt` (SE 9.0-10.7: dynamic forcing chains, their (+) form and a
@@ -104,6 +106,11 @@ fn ratings_agree_with_serate_at_least_as_well_as_before() {
 #[test]
 fn unique_loop_ratings_agree_with_serate() {
     agree("serate_loops_sample.txt", 19, &LOOPS_RATCHET);
+}
+
+#[test]
+fn bivalue_universal_grave_ratings_agree_with_serate() {
+    agree("serate_bug_sample.txt", 27, &BUG_RATCHET);
 }
 
 #[test]
@@ -276,6 +283,14 @@ const LOOPS_RATCHET: Ratchet = [
     [[0, 0, 0], [19, 19, 19], [0, 0, 0]],
     [[19, 19, 19], [0, 0, 0], [0, 0, 0]],
     [[19, 19, 19], [0, 0, 0], [0, 0, 0]],
+];
+
+/// The same on the bivalue universal grave sample: 27 puzzles SE rates 5.6-6.9, all in the
+/// middle band.
+const BUG_RATCHET: Ratchet = [
+    [[0, 0, 0], [27, 27, 27], [0, 0, 0]],
+    [[27, 27, 27], [0, 0, 0], [0, 0, 0]],
+    [[27, 27, 27], [0, 0, 0], [0, 0, 0]],
 ];
 
 /// The same on the extreme sample: 40 puzzles SE rates 7.1-8.4, so all in the middle band.
