@@ -225,6 +225,7 @@ impl From<Technique> for proto::Technique {
             Technique::TwoStringKite => P::TwoStringKite,
             Technique::XChain => P::XChain,
             Technique::XyChain => P::XyChain,
+            Technique::AlignedTripleExclusion => P::AlignedTripleExclusion,
             Technique::ForcingChain => P::ForcingChain,
             Technique::Guess => P::Guess,
         }

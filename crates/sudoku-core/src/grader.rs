@@ -23,9 +23,10 @@ use crate::candidates::{Board, Geometry};
 use crate::grid::Grid;
 use crate::solver::{self, Mode, Verdict};
 use crate::strategy::{
-    Context, Step, Stopped, Technique, aligned_pair_exclusion, bug, chaining, fish, forcing_chain,
-    full_house, guess, hidden_single, hidden_subset, locked_candidates, naked_single, naked_subset,
-    unary_chain, unique_rectangle, xy_wing, xyz_wing,
+    Context, Step, Stopped, Technique, aligned_pair_exclusion, aligned_triple_exclusion, bug,
+    chaining, fish, forcing_chain, full_house, guess, hidden_single, hidden_subset,
+    locked_candidates, naked_single, naked_subset, unary_chain, unique_rectangle, xy_wing,
+    xyz_wing,
 };
 
 /// The effort budget a grading gets by default: enough for the forcing chains of nearly every
@@ -302,6 +303,11 @@ fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopp
     // XY-chains (6.5 and up); then the forcing chains.
     rule_out(ctx, 65)?;
     if let Some(step) = unary_chain::find(board, ctx) {
+        return Ok(Some(step));
+    }
+    // Then SE's aligned triple exclusion.
+    rule_out(ctx, aligned_triple_exclusion::RATING)?;
+    if let Some(step) = aligned_triple_exclusion::find(board, ctx) {
         return Ok(Some(step));
     }
     // Then SE's Nishio, multiple, dynamic, dynamic (+), (+ forcing chains) and (+ multiple forcing

@@ -5,6 +5,7 @@
 //! changing the board; the grader applies it. Ratings are on the Sudoku Explainer scale, in tenths.
 
 pub mod aligned_pair_exclusion;
+pub mod aligned_triple_exclusion;
 pub mod bug;
 pub mod chaining;
 pub mod fish;
@@ -108,6 +109,9 @@ pub enum Technique {
     /// A forcing chain or cycle through cells' candidates too: SE's forcing chain (7.0), its
     /// Y-cycle on bivalue cells (6.5) or XY-cycle (7.0), plus the length adjustment.
     XyChain,
+    /// Aligned triple exclusion: the values of three cells that no choice of their values left by
+    /// the cells of two or three candidates seeing all three allows (7.5).
+    AlignedTripleExclusion,
     /// A candidate whose consequences break the grid, or a fact all of a cell's or a unit's options
     /// lead to: Sudoku Explainer's Nishio (7.5), multiple (8.0) and dynamic (8.5) forcing chains,
     /// then ours (8.5), plus the length adjustment.
@@ -118,7 +122,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in order of difficulty (the order they are declared in).
-    pub const ALL: [Technique; 32] = [
+    pub const ALL: [Technique; 33] = [
         Technique::FullHouse,
         Technique::HiddenSingle,
         Technique::DirectPointing,
@@ -149,6 +153,7 @@ impl Technique {
         Technique::TwoStringKite,
         Technique::XChain,
         Technique::XyChain,
+        Technique::AlignedTripleExclusion,
         Technique::ForcingChain,
         Technique::Guess,
     ];
@@ -186,6 +191,7 @@ impl Technique {
             Technique::TwoStringKite => "2-String Kite",
             Technique::XChain => "X-Chain",
             Technique::XyChain => "XY-Chain",
+            Technique::AlignedTripleExclusion => "Aligned Triple Exclusion",
             Technique::ForcingChain => "Forcing Chain",
             Technique::Guess => "Guess",
         }
