@@ -73,8 +73,8 @@ pub enum Technique {
     XyWing,
     /// XYZ-Wing (4.4).
     XyzWing,
-    /// Unique rectangle or loop, types 1, 2 and 4 (4.5 for a rectangle, up to 5.0 for a loop of
-    /// ten cells or more).
+    /// Unique rectangle or loop, types 1 to 4 (4.5 for a rectangle, up to 5.0 for a loop of
+    /// ten cells or more, and a tenth more for each cell of a type 3's set past the smallest).
     UniqueRectangle,
     /// Naked quad (5.0).
     NakedQuad,

@@ -3,6 +3,8 @@
 //! `tests/data/serate_loops_sample.txt` (generated puzzles that need SE's unique loops or its way
 //! of finding rectangles, SE 4.5-6.9), `tests/data/serate_bug_sample.txt` (generated puzzles
 //! that need SE's bivalue universal graves of every type, SE 5.6-6.9),
+//! `tests/data/serate_rectangles_sample.txt` (generated puzzles whose path takes a unique
+//! rectangle or loop of type 3, SE 4.5-6.9),
 //! `tests/data/serate_extreme_sample.txt` (generated extreme
 //! puzzles, SE 7.1-8.4), `tests/data/serate_multiple_sample.txt` (generated puzzles, SE 7.1-8.8,
 //! that turn on which static multiple forcing chains SE looks for and which of equal ones it
@@ -106,6 +108,11 @@ fn ratings_agree_with_serate_at_least_as_well_as_before() {
 #[test]
 fn unique_loop_ratings_agree_with_serate() {
     agree("serate_loops_sample.txt", 19, &LOOPS_RATCHET);
+}
+
+#[test]
+fn unique_rectangle_type_3_ratings_agree_with_serate() {
+    agree("serate_rectangles_sample.txt", 190, &RECTANGLES_RATCHET);
 }
 
 #[test]
@@ -283,6 +290,14 @@ const LOOPS_RATCHET: Ratchet = [
     [[0, 0, 0], [19, 19, 19], [0, 0, 0]],
     [[19, 19, 19], [0, 0, 0], [0, 0, 0]],
     [[19, 19, 19], [0, 0, 0], [0, 0, 0]],
+];
+
+/// The same on the unique rectangle type 3 sample: 190 puzzles SE rates 4.5-6.9, all in the
+/// middle band.
+const RECTANGLES_RATCHET: Ratchet = [
+    [[0, 0, 0], [190, 190, 190], [0, 0, 0]],
+    [[190, 190, 190], [0, 0, 0], [0, 0, 0]],
+    [[190, 190, 190], [0, 0, 0], [0, 0, 0]],
 ];
 
 /// The same on the bivalue universal grave sample: 27 puzzles SE rates 5.6-6.9, all in the

@@ -3,15 +3,17 @@
 //! place, would let a and b swap along the loop, giving two solutions. A unique puzzle rules that
 //! out, so the cells holding more than {a, b} keep the loop from forming. Type 1: one such cell,
 //! which loses a and b. Type 2: such cells with one extra value c between them, one of which holds
-//! it, so every cell seeing them all loses c. Type 4: two such cells share a unit where a has no
-//! other place, so one of them is a and neither can be b.
+//! it, so every cell seeing them all loses c. Type 3: two such cells with two extra values or
+//! more, one of which holds one, so in a unit they share the extra values make a naked set with
+//! other cells, or a and b a hidden set with other values (each a tenth harder per cell past the
+//! smallest). Type 4: two such cells share a unit where a has no other place, so one of them is a
+//! and neither can be b.
 //!
 //! As Sudoku Explainer finds and rates them: a loop of four cells (a rectangle) is 4.5, of six 4.6,
 //! of eight 4.7, of ten or more 5.0. Loops are walked from each two-valued cell in order, through
 //! its region, row and column in turn (never two steps through the same kind of house), with at
 //! most two cells of extra values (more when they share the one extra value); of all they remove
-//! something by, the easiest is taken, then the lowest type, then the first found. SE's type 3
-//! (the extra values forming a naked or hidden set with other cells of a shared unit) is not here.
+//! something by, the easiest is taken, then the lowest type, then the first found.
 
 use std::fmt::Write as _;
 
@@ -216,6 +218,7 @@ impl Walk<'_> {
             [] => {}
             [rescue] => found.push((
                 1,
+                rating,
                 values(pair)
                     .map(|value| Candidate {
                         cell: rescue,
@@ -226,16 +229,22 @@ impl Walk<'_> {
             [x, y] => {
                 let others = (board.cands(x) | board.cands(y)) & !pair;
                 if others.count_ones() == 1 {
-                    found.push((2, type2(board, others, &extra)));
+                    found.push((2, rating, type2(board, others, &extra)));
+                } else {
+                    found.extend(
+                        type3(board, pair, [x, y])
+                            .into_iter()
+                            .map(|(more, eliminations)| (3, rating + more, eliminations)),
+                    );
                 }
-                found.push((4, type4(board, pair, [x, y])));
+                found.push((4, rating, type4(board, pair, [x, y])));
             }
             _ => {
                 let others = board.cands(extra[0]) & !pair;
-                found.push((2, type2(board, others, &extra)));
+                found.push((2, rating, type2(board, others, &extra)));
             }
         }
-        for (kind, eliminations) in found {
+        for (kind, rating, eliminations) in found {
             if eliminations.is_empty()
                 || self
                     .best
@@ -292,6 +301,123 @@ fn loop_core(board: &Board, pair: Mask) -> Vec<Mask> {
 fn type2(board: &Board, others: Mask, extra: &[usize]) -> Vec<Candidate> {
     let value = others.trailing_zeros() as u8 + 1;
     seen_by_all(board, value, extra)
+}
+
+/// Type 3 on the extra cells `[x, y]` (in loop order), which hold two extra values or more: in a
+/// unit they share, one of them holds an extra value, so those values make a naked set with other
+/// cells of the unit (the two cells as one), or the pair's values and others a hidden set (the two
+/// cells as one place). What the set removes from the unit's other cells, with what it adds to the
+/// loop's rating: a tenth for each cell of a naked set but one, for each of a hidden set but two.
+/// In SE's order: the smallest set first, box before row before column, naked before hidden.
+fn type3(board: &Board, pair: Mask, [x, y]: [usize; 2]) -> Vec<(u16, Vec<Candidate>)> {
+    let geo = board.geo();
+    let extra = (board.cands(x) | board.cands(y)) & !pair;
+    let common = extra & board.cands(x) & board.cands(y);
+    let units: Vec<usize> = [2, 0, 1]
+        .into_iter()
+        .map(|kind| geo.units_of(x)[kind])
+        .filter(|&unit| geo.units_of(y).contains(&unit))
+        .collect();
+    let mut found = Vec::new();
+    for degree in 2..=7usize {
+        for &unit in &units {
+            let blanks = board.blanks(unit);
+            let ends = (1 << geo.slot_in(x, unit)) | (1 << geo.slot_in(y, unit));
+            let cell = |slot: usize| geo.cell_at(unit, slot);
+            let slots = geo.full_positions(unit);
+            // Naked: the extra values and degree - 1 other cells' candidates make degree values.
+            if degree * 2 <= blanks && degree >= extra.count_ones() as usize {
+                for chosen in subsets(slots & !ends, degree - 1) {
+                    let cells = || members(chosen).map(cell);
+                    if cells().any(|c| board.cands(c).count_ones() < 2) {
+                        continue;
+                    }
+                    let theirs = cells().fold(0, |m, c| m | board.cands(c));
+                    let set = extra | theirs;
+                    if (common | theirs).count_ones() as usize != degree
+                        || set.count_ones() as usize != degree
+                    {
+                        continue;
+                    }
+                    let gone = removed(board, members(slots & !ends & !chosen).map(cell), set);
+                    if !gone.is_empty() {
+                        found.push((degree as u16 - 1, gone));
+                    }
+                }
+            }
+            // Hidden: the pair's values and degree - 2 values the two cells lack take degree places.
+            if degree * 2 < blanks {
+                let lacking = board.all() & !pair & !extra;
+                for chosen in subsets(lacking, degree - 2) {
+                    let set = chosen | pair;
+                    let mut places: Mask = 0;
+                    let mut each = true;
+                    for value in values(set) {
+                        let at = board.positions(unit, value) & !(1 << geo.slot_in(y, unit));
+                        each &= at != 0;
+                        places |= at;
+                    }
+                    if !each || places.count_ones() as usize != degree {
+                        continue;
+                    }
+                    let gone = removed(board, members(places & !ends).map(cell), !set);
+                    if !gone.is_empty() {
+                        found.push((degree as u16 - 2, gone));
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The candidates of `cells` among `values`.
+fn removed(board: &Board, cells: impl Iterator<Item = usize>, gone: Mask) -> Vec<Candidate> {
+    cells
+        .flat_map(|cell| {
+            values(board.cands(cell) & gone).map(move |value| Candidate { cell, value })
+        })
+        .collect()
+}
+
+/// The set bits of `mask`, as places.
+fn members(mut mask: Mask) -> impl Iterator<Item = usize> + Clone {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let at = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            at
+        })
+    })
+}
+
+/// The `k`-subsets of the set bits of `of`, as masks, in SE's order (colexicographic: by their
+/// highest member, then the next).
+fn subsets(of: Mask, k: usize) -> impl Iterator<Item = Mask> {
+    let places: Vec<usize> = members(of).collect();
+    let len = places.len();
+    // Subsets of 0..len as bits in increasing order (Gosper's hack), mapped onto `of`'s places.
+    let mut pick: u64 = if k <= len { (1 << k) - 1 } else { u64::MAX };
+    std::iter::from_fn(move || {
+        if len >= 64 || pick >= 1 << len {
+            return None;
+        }
+        let current = pick;
+        if k == 0 {
+            pick = u64::MAX;
+        } else {
+            let low = current & current.wrapping_neg();
+            let up = current + low;
+            pick = (((up ^ current) >> 2) / low) | up;
+        }
+        Some(
+            places
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| current >> i & 1 == 1)
+                .fold(0, |m, (_, &p)| m | (1 << p)),
+        )
+    })
 }
 
 /// Type 4 on the extra cells `extra`: where a unit they share leaves one of the pair's values no
@@ -375,6 +501,32 @@ mod tests {
                 (s.rating, cells, s.eliminations)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_rectangle_of_type_3_is_taken_as_sudoku_explainer_takes_it() {
+        // SE: "Unique Rectangle type 3: Cells r7c9,r9c9,r9c5,r7c5 on 5, 7", 4.7.
+        let found = loops(
+            ".82.....6..6.8.75.5...16.....4.6...3.25..1.7......7..9.4....1....7.......1...92..",
+        );
+        let [(rating, cells, eliminations), ..] = &found[..] else {
+            panic!("a loop expected");
+        };
+        assert_eq!(*rating, 47);
+        let at = |r: usize, c: usize| (r - 1) * 9 + c - 1;
+        let mut expected = vec![at(7, 9), at(9, 9), at(9, 5), at(7, 5)];
+        expected.sort_unstable();
+        assert_eq!(cells, &expected);
+        let gone = |r, c, value| Candidate {
+            cell: at(r, c),
+            value,
+        };
+        let mut eliminations = eliminations.clone();
+        eliminations.sort_unstable();
+        assert_eq!(
+            eliminations,
+            vec![gone(7, 6, 3), gone(9, 4, 3), gone(9, 4, 4)]
+        );
     }
 
     #[test]
