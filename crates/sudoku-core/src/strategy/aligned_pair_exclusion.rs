@@ -147,7 +147,28 @@ fn allowed(board: &Board, cells: [usize; 2], excluding: &[Mask]) -> [Mask; 2] {
 
 /// The step of the exclusion on `cells`.
 fn step(board: &Board, ctx: &Context<'_>, cells: [usize; 2], eliminations: Vec<Candidate>) -> Step {
-    let mut step = Step::new(Technique::AlignedPairExclusion, RATING);
+    aligned_step(
+        board,
+        ctx,
+        (Technique::AlignedPairExclusion, RATING),
+        &cells,
+        eliminations,
+        "every pair that repeats a value they both see or empties a two-valued cell seeing both is \
+         excluded; what no pair left holds goes (aligned pair exclusion).",
+    )
+}
+
+/// The step of an aligned exclusion on `cells`, rated `rating`: `why` says which choices of
+/// their values were excluded and what goes.
+pub(super) fn aligned_step(
+    board: &Board,
+    ctx: &Context<'_>,
+    (technique, rating): (Technique, u16),
+    cells: &[usize],
+    eliminations: Vec<Candidate>,
+    why: &str,
+) -> Step {
+    let mut step = Step::new(technique, rating);
     step.evidence = cells
         .iter()
         .flat_map(|&cell| values(board.cands(cell)).map(move |value| Candidate { cell, value }))
@@ -155,13 +176,8 @@ fn step(board: &Board, ctx: &Context<'_>, cells: [usize; 2], eliminations: Vec<C
     step.eliminations = eliminations;
     if ctx.explain {
         step.text.push_str("Of the values the cells ");
-        write_cells(&mut step.text, board, cells);
-        let _ = write!(
-            step.text,
-            " could take together, every pair that repeats a value they both see or empties a \
-             two-valued cell seeing both is excluded; what no pair left holds goes (aligned pair \
-             exclusion)."
-        );
+        write_cells(&mut step.text, board, cells.iter().copied());
+        let _ = write!(step.text, " could take together, {why}");
         write_eliminations(&mut step.text, board, &step.eliminations);
     }
     step

@@ -7,9 +7,7 @@
 //! exclusion, then the third among the other cells that may take part and that one of the two
 //! sees through a cell of two or three candidates; the first that removes something is the step.
 
-use std::fmt::Write as _;
-
-use super::{Context, Step, Technique, write_cells, write_eliminations};
+use super::{Context, Step, Technique};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
 
 /// The rating, Sudoku Explainer's.
@@ -165,24 +163,16 @@ fn allowed(board: &Board, cells: [usize; 3], excluding: &[Mask]) -> [Mask; 3] {
 
 /// The step of the exclusion on `cells`.
 fn step(board: &Board, ctx: &Context<'_>, cells: [usize; 3], eliminations: Vec<Candidate>) -> Step {
-    let mut step = Step::new(Technique::AlignedTripleExclusion, RATING);
-    step.evidence = cells
-        .iter()
-        .flat_map(|&cell| values(board.cands(cell)).map(move |value| Candidate { cell, value }))
-        .collect();
-    step.eliminations = eliminations;
-    if ctx.explain {
-        step.text.push_str("Of the values the cells ");
-        write_cells(&mut step.text, board, cells);
-        let _ = write!(
-            step.text,
-            " could take together, every choice that repeats a value between cells that see each \
-             other or takes every value of a cell of two or three candidates seeing all three is \
-             excluded; what no choice left holds goes (aligned triple exclusion)."
-        );
-        write_eliminations(&mut step.text, board, &step.eliminations);
-    }
-    step
+    super::aligned_pair_exclusion::aligned_step(
+        board,
+        ctx,
+        (Technique::AlignedTripleExclusion, RATING),
+        &cells,
+        eliminations,
+        "every choice that repeats a value between cells that see each other or takes every value \
+         of a cell of two or three candidates seeing all three is excluded; what no choice left \
+         holds goes (aligned triple exclusion).",
+    )
 }
 
 #[cfg(test)]
