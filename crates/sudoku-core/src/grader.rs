@@ -305,9 +305,12 @@ fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopp
     if let Some(step) = unary_chain::find(board, ctx) {
         return Ok(Some(step));
     }
-    // Then SE's aligned triple exclusion.
+    // Then SE's aligned triple exclusion, while the budget lasts: its work grows as the cube of
+    // the open cells, and past the budget the path goes on by guesses.
     rule_out(ctx, aligned_triple_exclusion::RATING)?;
-    if let Some(step) = aligned_triple_exclusion::find(board, ctx) {
+    if ctx.budget > 0
+        && let Some(step) = aligned_triple_exclusion::find(board, ctx)
+    {
         return Ok(Some(step));
     }
     // Then SE's Nishio, multiple, dynamic, dynamic (+), (+ forcing chains) and (+ multiple forcing

@@ -327,11 +327,14 @@ fn type3(board: &Board, pair: Mask, [x, y]: [usize; 2]) -> Vec<(u16, Vec<Candida
             let slots = geo.full_positions(unit);
             // Naked: the extra values and degree - 1 other cells' candidates make degree values.
             if degree * 2 <= blanks && degree >= extra.count_ones() as usize {
-                for chosen in subsets(slots & !ends, degree - 1) {
+                // Only blank cells of at most `degree` candidates can be in the set.
+                let fits = members(slots & !ends)
+                    .filter(|&slot| {
+                        (2..=degree as u32).contains(&board.cands(cell(slot)).count_ones())
+                    })
+                    .fold(0, |m, slot| m | (1 << slot));
+                for chosen in subsets(fits, degree - 1) {
                     let cells = || members(chosen).map(cell);
-                    if cells().any(|c| board.cands(c).count_ones() < 2) {
-                        continue;
-                    }
                     let theirs = cells().fold(0, |m, c| m | board.cands(c));
                     let set = extra | theirs;
                     if (common | theirs).count_ones() as usize != degree
@@ -347,7 +350,12 @@ fn type3(board: &Board, pair: Mask, [x, y]: [usize; 2]) -> Vec<(u16, Vec<Candida
             }
             // Hidden: the pair's values and degree - 2 values the two cells lack take degree places.
             if degree * 2 < blanks {
-                let lacking = board.all() & !pair & !extra;
+                // Only values with a place, and fewer than `degree`, can be in the set.
+                let lacking = values(board.all() & !pair & !extra)
+                    .filter(|&v| {
+                        (1..degree as u32).contains(&board.positions(unit, v).count_ones())
+                    })
+                    .fold(0, |m, v| m | bit(v));
                 for chosen in subsets(lacking, degree - 2) {
                     let set = chosen | pair;
                     let mut places: Mask = 0;
