@@ -226,6 +226,11 @@ impl State {
         let mut singles = [0u32; 3];
         for (band, singles) in singles.iter_mut().enumerate() {
             let unsolved = self.unsolved[band];
+            // A band whose cells are all placed has nothing to count. Where the givens fill whole
+            // bands, most passes meet one.
+            if unsolved == 0 {
+                continue;
+            }
             let [ones, twos, _] = self.counts::<BMI2>(band);
             if unsolved & !ones != 0 {
                 return None;
