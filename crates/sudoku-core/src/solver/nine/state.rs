@@ -73,13 +73,25 @@ impl State {
     /// [`State::clear_band`].
     #[inline(always)]
     pub(super) fn place<const BMI2: bool>(&mut self, digit: usize, band: usize, cells: u32) -> u32 {
+        self.place_over::<BMI2>(digit, band, cells, self.cand[at(digit, band)])
+    }
+
+    /// [`State::place`] with `own_old` for the digit's own word in `band`, which the caller has
+    /// not yet written back.
+    #[inline(always)]
+    fn place_over<const BMI2: bool>(
+        &mut self,
+        digit: usize,
+        band: usize,
+        cells: u32,
+        own_old: u32,
+    ) -> u32 {
         let cols = columns(cells);
         let col_cells = cols * COLUMN_SPREAD;
         let box_cells = BOX_CELLS[usize::from(BOXES_OF_ROW[cols as usize])];
         // The digit's own word: its cells' rows and boxes (which hold their columns in this band)
         // cleared, the cells kept. Read before the band's words are cleared, written after.
         let own = at(digit, band);
-        let own_old = self.cand[own];
         let own_new = (own_old & !(box_cells | rows_of(cells))) | cells;
         // Gather the changed words in a local and record them once: updating the fields word by word
         // chains a dozen read-modify-writes through memory.
@@ -141,18 +153,21 @@ impl State {
             if word == 0 {
                 return false;
             }
-            self.cand[i] = word;
             self.unstacked |= u32::from(word != old) << i;
             let band = i / 9;
             let singles = single_rows(word) & self.unsolved[band];
-            if singles != 0 {
+            // The narrowed word is written back here only when no single is placed: placing
+            // rewrites it anyway, from the narrowed value it is given.
+            if singles == 0 {
+                self.cand[i] = word;
+            } else {
                 // Singles lie in different rows and (by the permutation) boxes; two in one column
                 // contradict each other.
                 let (r0, r1, r2) = (singles & ROW, (singles >> 9) & ROW, singles >> 18);
                 if (r0 & r1) | (r0 & r2) | (r1 & r2) != 0 {
                     return false;
                 }
-                dirty |= self.place::<BMI2>(i % 9, band, singles);
+                dirty |= self.place_over::<BMI2>(i % 9, band, singles, word);
             }
         }
         self.unbanded = 0;
