@@ -149,7 +149,7 @@ impl State {
             let i = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
             let old = self.cand[i];
-            let word = old & PERMUTATION_CELLS[segments::<BMI2>(old)];
+            let word = old & PERMUTATION_CELLS[segments(old)];
             if word == 0 {
                 return false;
             }
@@ -332,43 +332,21 @@ impl State {
                 self.cand[at(d, 2)],
             ];
             let cols = [columns(words[0]), columns(words[1]), columns(words[2])];
+            // Table look-ups rather than BMI2's `pext` and `pdep`, which are microcoded on AMD CPUs
+            // before Zen 3.
             let mut allowed = [0u32; 3];
-            #[cfg(target_arch = "x86_64")]
-            if BMI2 {
-                // The three column sets side by side (bit `band * 9 + column`): one `pext` per stack
-                // gathers its (band, column) pattern, one `pdep` spreads the allowed segments back.
-                // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only after
-                // checking at run time that the CPU has BMI2.
-                unsafe {
-                    use core::arch::x86_64::{_pdep_u32, _pext_u32};
-                    let all = cols[0] | cols[1] << 9 | cols[2] << 18;
-                    let mut spread = 0u32;
-                    for stack in 0..3 {
-                        let mask = (0b111 * COLUMN_SPREAD) << (3 * stack);
-                        let live = _pext_u32(all, mask);
-                        let segments = u32::from(PERMUTATION_SEGMENTS[live as usize]);
-                        if segments == 0 {
-                            return None;
-                        }
-                        spread |= _pdep_u32(segments, mask);
-                    }
-                    allowed = [spread & ROW, (spread >> 9) & ROW, spread >> 18];
+            for stack in 0..3 {
+                let shift = 3 * stack;
+                let live = ((cols[0] >> shift) & 7)
+                    | ((cols[1] >> shift) & 7) << 3
+                    | ((cols[2] >> shift) & 7) << 6;
+                let segments = u32::from(PERMUTATION_SEGMENTS[live as usize]);
+                if segments == 0 {
+                    return None;
                 }
-            }
-            if !BMI2 || cfg!(not(target_arch = "x86_64")) {
-                for stack in 0..3 {
-                    let shift = 3 * stack;
-                    let live = ((cols[0] >> shift) & 7)
-                        | ((cols[1] >> shift) & 7) << 3
-                        | ((cols[2] >> shift) & 7) << 6;
-                    let segments = u32::from(PERMUTATION_SEGMENTS[live as usize]);
-                    if segments == 0 {
-                        return None;
-                    }
-                    allowed[0] |= (segments & 7) << shift;
-                    allowed[1] |= ((segments >> 3) & 7) << shift;
-                    allowed[2] |= ((segments >> 6) & 7) << shift;
-                }
+                allowed[0] |= (segments & 7) << shift;
+                allowed[1] |= ((segments >> 3) & 7) << shift;
+                allowed[2] |= ((segments >> 6) & 7) << shift;
             }
             let mut once = [0u32; 3];
             let (mut any, mut many) = (0u32, 0u32);
@@ -577,44 +555,51 @@ impl State {
 
     /// The grid of a solved state: digits 1-9 in row-major order.
     ///
-    /// On the x86-64-v3 path (`BMI2`), each band's digits are written eight cells at a time: the
-    /// four bit planes of the digit values (each the union of the words of the digits with that bit
-    /// set) are spread to bytes by `pdep`, instead of a store per cell.
+    /// On the x86-64-v3 path (`BMI2`), each band's 27 digits are written at once: the four bit
+    /// planes of the digit values (each the union of the words of the digits with that bit set) are
+    /// spread to one byte per cell in an AVX2 register, instead of a store per cell. (BMI2's `pdep`
+    /// spreads them in fewer instructions, but is microcoded on AMD CPUs before Zen 3.)
     #[inline(always)]
     pub(super) fn cells<const BMI2: bool>(&self) -> [u8; 81] {
         let mut out = [0u8; 81];
         #[cfg(target_arch = "x86_64")]
         if BMI2 {
-            // Three bands of 27 bytes, each written as four 8-byte stores; the last store of the
-            // last band runs 5 bytes past the grid, hence the slack.
-            let mut wide = [0u8; 88];
-            for band in 0..3 {
-                let word = |d: usize| u64::from(self.cand[at(d, band)]);
-                // Bit k of digit d + 1, per cell.
-                let planes = [
-                    word(0) | word(2) | word(4) | word(6) | word(8),
-                    word(1) | word(2) | word(5) | word(6),
-                    word(3) | word(4) | word(5) | word(6),
-                    word(7) | word(8),
-                ];
-                for chunk in 0..4 {
-                    let mut bytes = 0u64;
-                    for (k, plane) in planes.iter().enumerate() {
-                        // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only
-                        // after checking at run time that the CPU has BMI2.
-                        bytes |= unsafe {
-                            core::arch::x86_64::_pdep_u64(
-                                plane >> (8 * chunk),
-                                0x0101_0101_0101_0101 << k,
-                            )
-                        };
+            // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only after checking
+            // at run time that the CPU has AVX2; each 32-byte store starts at byte `27 * band` of
+            // `wide`, which has room for the last one.
+            unsafe {
+                use core::arch::x86_64::*;
+                // Three bands of 27 bytes, each written as 32: a band's last five bytes are zeros
+                // that the next band overwrites, and the last band's run past the grid, hence the
+                // slack.
+                let mut wide = [0u8; 86];
+                // Byte `i` of a band takes byte `i / 8` of a plane, and tests its bit `i % 8`.
+                let select = _mm256_setr_epi8(
+                    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3,
+                    3, 3, 3, 3, 3, 3,
+                );
+                let bit = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+                for band in 0..3 {
+                    let word = |d: usize| self.cand[at(d, band)];
+                    // Bit k of digit d + 1, per cell.
+                    let planes = [
+                        word(0) | word(2) | word(4) | word(6) | word(8),
+                        word(1) | word(2) | word(5) | word(6),
+                        word(3) | word(4) | word(5) | word(6),
+                        word(7) | word(8),
+                    ];
+                    let mut bytes = _mm256_setzero_si256();
+                    for (k, &plane) in planes.iter().enumerate() {
+                        let spread = _mm256_shuffle_epi8(_mm256_set1_epi32(plane as i32), select);
+                        let set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
+                        bytes =
+                            _mm256_or_si256(bytes, _mm256_and_si256(set, _mm256_set1_epi8(1 << k)));
                     }
-                    let at = band * 27 + 8 * chunk;
-                    wide[at..at + 8].copy_from_slice(&bytes.to_le_bytes());
+                    _mm256_storeu_si256(wide.as_mut_ptr().add(band * 27).cast::<__m256i>(), bytes);
                 }
+                out.copy_from_slice(&wide[..81]);
+                return out;
             }
-            out.copy_from_slice(&wide[..81]);
-            return out;
         }
         for d in 0..9 {
             for band in 0..3 {
