@@ -42,8 +42,9 @@
 //!
 //! # Code paths
 //!
-//! The search is compiled twice: for x86-64-v3 (BMI2's `pext` gathers a word's live segments in one
-//! instruction; BMI1, POPCNT and LZCNT serve the bit loops) and portably. [`solve`] picks at run time,
+//! The search is compiled twice: for x86-64-v3 (AVX2 for the band registers; BMI1, POPCNT and LZCNT
+//! serve the bit loops; BMI2's `pext` and `pdep` are left out, being microcoded on AMD CPUs before
+//! Zen 3) and portably. [`solve`] picks at run time,
 //! so the default build is as fast as a `target-cpu=native` one on any recent x86-64 CPU. The two
 //! paths take the same decisions; the tests check they give the same outcomes, guess for guess.
 
@@ -113,8 +114,8 @@ fn has_v3() -> bool {
         && std::arch::is_x86_feature_detected!("popcnt")
 }
 
-/// [`search()`] compiled for x86-64-v3: `pext` for band consistency, `tzcnt`/`blsr`/`popcnt` for the
-/// bit loops, AVX2 where the compiler vectorizes. Everything it calls is `#[inline(always)]`, so the
+/// [`search()`] compiled for x86-64-v3: `tzcnt`/`blsr`/`popcnt` for the bit loops, AVX2 for the band
+/// registers and where the compiler vectorizes. Everything it calls is `#[inline(always)]`, so the
 /// whole search is compiled with these features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]

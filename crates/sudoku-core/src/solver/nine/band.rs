@@ -41,9 +41,9 @@ pub(super) static BOX_CELLS: [u32; 8] = {
     table
 };
 
-/// For a 9-bit pattern of live (row, box) segments of one digit in one band (bit `row * 3 + box`), the
-/// band cells in segments used by at least one of the six row-to-box permutations the pattern still
-/// allows; 0 when it allows none.
+/// For a 9-bit pattern of live (row, box) segments of one digit in one band (bit `box * 3 + row`, as
+/// [`segments`] gathers them), the band cells in segments used by at least one of the six row-to-box
+/// permutations the pattern still allows; 0 when it allows none.
 pub(super) static PERMUTATION_CELLS: [u32; 512] = {
     const PERMUTATIONS: [[usize; 3]; 6] = [
         [0, 1, 2],
@@ -63,7 +63,7 @@ pub(super) static PERMUTATION_CELLS: [u32; 512] = {
             let mut cells = 0u32;
             let mut row = 0;
             while row < 3 {
-                if live & (1 << (row * 3 + perm[row])) == 0 {
+                if live & (1 << (perm[row] * 3 + row)) == 0 {
                     fits = false;
                 }
                 cells |= 0b111 << (row * 9 + perm[row] * 3);
@@ -85,7 +85,7 @@ pub(super) static PERMUTATION_SEGMENTS: [u16; 512] = {
     let mut table = [0u16; 512];
     let mut live = 0;
     while live < 512 {
-        let cells = PERMUTATION_CELLS[live];
+        let cells = PERMUTATION_CELLS[transposed(live)];
         let mut seg = 0;
         while seg < 9 {
             if cells & (1 << ((seg / 3) * 9 + (seg % 3) * 3)) != 0 {
@@ -110,21 +110,31 @@ pub(super) static PEERS_IN_BAND: [u32; 27] = {
     table
 };
 
-/// The live (row, box) segments of a band word, bit `row * 3 + box`. `BMI2` says whether the caller
-/// runs on a CPU with BMI2 (see [`super::solve`]): one `pext` then replaces three table look-ups.
-#[inline(always)]
-pub(super) fn segments<const BMI2: bool>(word: u32) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if BMI2 {
-        // Bit 3k of `any` is set when segment k holds a bit; one `pext` gathers the nine of them.
-        let any = word | word >> 1 | word >> 2;
-        // SAFETY: `segments::<true>` is only reached from `search_v3`, which `solve` calls only after
-        // checking at run time that the CPU has BMI2.
-        return (unsafe { core::arch::x86_64::_pext_u32(any, 0o111_111_111) }) as usize;
+/// A 3x3 pattern of bits (bit `i * 3 + j`) with its two indexes swapped (bit `j * 3 + i`).
+const fn transposed(pattern: usize) -> usize {
+    let mut out = 0;
+    let mut bit = 0;
+    while bit < 9 {
+        if pattern & (1 << bit) != 0 {
+            out |= 1 << (bit % 3 * 3 + bit / 3);
+        }
+        bit += 1;
     }
-    usize::from(BOXES_OF_ROW[(word & ROW) as usize])
-        | usize::from(BOXES_OF_ROW[((word >> 9) & ROW) as usize]) << 3
-        | usize::from(BOXES_OF_ROW[(word >> 18) as usize]) << 6
+    out
+}
+
+/// The live (row, box) segments of a band word, bit `box * 3 + row`: the index of
+/// [`PERMUTATION_CELLS`].
+///
+/// Shifts and masks rather than BMI2's `pext`, which gathers the same bits in one instruction but is
+/// microcoded on AMD CPUs before Zen 3, where it took dozens of cycles on every word band
+/// consistency looks at.
+#[inline(always)]
+pub(super) fn segments(word: u32) -> usize {
+    // Bit 3k of `any` is set when segment k (row k / 3, box k % 3) holds a bit.
+    let any = (word | word >> 1 | word >> 2) & 0o111_111_111;
+    // Rows 1 and 2 shifted down beside row 0: segment (row, box) lands on bit `box * 3 + row`.
+    ((any | any >> 8 | any >> 16) & 0o777) as usize
 }
 
 /// The columns (9 bits) where a band word has any bit.

@@ -153,10 +153,28 @@ impl State {
         }
     }
 
-    /// An unsolved cell with the fewest candidates, as (band, cell bit). Only called on a settled,
-    /// unsolved state without bivalue cells, which is rare.
+    /// An unsolved cell with the fewest candidates, as (band, cell bit): the first such cell of the
+    /// first band that has one. Only called on a settled, unsolved state without bivalue cells:
+    /// rare on most puzzles, the rule where a whole band is empty (each of its cells then holds
+    /// the three digits its column lacks).
     #[cold]
     fn fewest(&self) -> (usize, u32) {
+        // Settled and without a bivalue cell, no unsolved cell has fewer than three candidates, so
+        // the first cell with exactly three is the answer: counting to four finds it, band by band.
+        for band in 0..3 {
+            let (mut one, mut two, mut three, mut four) = (0u32, 0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let word = self.cand[at(d, band)];
+                four |= three & word;
+                three |= two & word;
+                two |= one & word;
+                one |= word;
+            }
+            let cells = self.unsolved[band] & three & !four;
+            if cells != 0 {
+                return (band, cells & cells.wrapping_neg());
+            }
+        }
         let mut best = (0usize, 0u32, u32::MAX);
         for band in 0..3 {
             let unsolved = self.unsolved[band];

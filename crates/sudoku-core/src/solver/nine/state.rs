@@ -73,13 +73,25 @@ impl State {
     /// [`State::clear_band`].
     #[inline(always)]
     pub(super) fn place<const BMI2: bool>(&mut self, digit: usize, band: usize, cells: u32) -> u32 {
+        self.place_over::<BMI2>(digit, band, cells, self.cand[at(digit, band)])
+    }
+
+    /// [`State::place`] with `own_old` for the digit's own word in `band`, which the caller has
+    /// not yet written back.
+    #[inline(always)]
+    fn place_over<const BMI2: bool>(
+        &mut self,
+        digit: usize,
+        band: usize,
+        cells: u32,
+        own_old: u32,
+    ) -> u32 {
         let cols = columns(cells);
         let col_cells = cols * COLUMN_SPREAD;
         let box_cells = BOX_CELLS[usize::from(BOXES_OF_ROW[cols as usize])];
         // The digit's own word: its cells' rows and boxes (which hold their columns in this band)
         // cleared, the cells kept. Read before the band's words are cleared, written after.
         let own = at(digit, band);
-        let own_old = self.cand[own];
         let own_new = (own_old & !(box_cells | rows_of(cells))) | cells;
         // Gather the changed words in a local and record them once: updating the fields word by word
         // chains a dozen read-modify-writes through memory.
@@ -137,22 +149,25 @@ impl State {
             let i = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
             let old = self.cand[i];
-            let word = old & PERMUTATION_CELLS[segments::<BMI2>(old)];
+            let word = old & PERMUTATION_CELLS[segments(old)];
             if word == 0 {
                 return false;
             }
-            self.cand[i] = word;
             self.unstacked |= u32::from(word != old) << i;
             let band = i / 9;
             let singles = single_rows(word) & self.unsolved[band];
-            if singles != 0 {
+            // The narrowed word is written back here only when no single is placed: placing
+            // rewrites it anyway, from the narrowed value it is given.
+            if singles == 0 {
+                self.cand[i] = word;
+            } else {
                 // Singles lie in different rows and (by the permutation) boxes; two in one column
                 // contradict each other.
                 let (r0, r1, r2) = (singles & ROW, (singles >> 9) & ROW, singles >> 18);
                 if (r0 & r1) | (r0 & r2) | (r1 & r2) != 0 {
                     return false;
                 }
-                dirty |= self.place::<BMI2>(i % 9, band, singles);
+                dirty |= self.place_over::<BMI2>(i % 9, band, singles, word);
             }
         }
         self.unbanded = 0;
@@ -226,6 +241,11 @@ impl State {
         let mut singles = [0u32; 3];
         for (band, singles) in singles.iter_mut().enumerate() {
             let unsolved = self.unsolved[band];
+            // A band whose cells are all placed has nothing to count. Where the givens fill whole
+            // bands, most passes meet one.
+            if unsolved == 0 {
+                continue;
+            }
             let [ones, twos, _] = self.counts::<BMI2>(band);
             if unsolved & !ones != 0 {
                 return None;
@@ -312,43 +332,21 @@ impl State {
                 self.cand[at(d, 2)],
             ];
             let cols = [columns(words[0]), columns(words[1]), columns(words[2])];
+            // Table look-ups rather than BMI2's `pext` and `pdep`, which are microcoded on AMD CPUs
+            // before Zen 3.
             let mut allowed = [0u32; 3];
-            #[cfg(target_arch = "x86_64")]
-            if BMI2 {
-                // The three column sets side by side (bit `band * 9 + column`): one `pext` per stack
-                // gathers its (band, column) pattern, one `pdep` spreads the allowed segments back.
-                // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only after
-                // checking at run time that the CPU has BMI2.
-                unsafe {
-                    use core::arch::x86_64::{_pdep_u32, _pext_u32};
-                    let all = cols[0] | cols[1] << 9 | cols[2] << 18;
-                    let mut spread = 0u32;
-                    for stack in 0..3 {
-                        let mask = (0b111 * COLUMN_SPREAD) << (3 * stack);
-                        let live = _pext_u32(all, mask);
-                        let segments = u32::from(PERMUTATION_SEGMENTS[live as usize]);
-                        if segments == 0 {
-                            return None;
-                        }
-                        spread |= _pdep_u32(segments, mask);
-                    }
-                    allowed = [spread & ROW, (spread >> 9) & ROW, spread >> 18];
+            for stack in 0..3 {
+                let shift = 3 * stack;
+                let live = ((cols[0] >> shift) & 7)
+                    | ((cols[1] >> shift) & 7) << 3
+                    | ((cols[2] >> shift) & 7) << 6;
+                let segments = u32::from(PERMUTATION_SEGMENTS[live as usize]);
+                if segments == 0 {
+                    return None;
                 }
-            }
-            if !BMI2 || cfg!(not(target_arch = "x86_64")) {
-                for stack in 0..3 {
-                    let shift = 3 * stack;
-                    let live = ((cols[0] >> shift) & 7)
-                        | ((cols[1] >> shift) & 7) << 3
-                        | ((cols[2] >> shift) & 7) << 6;
-                    let segments = u32::from(PERMUTATION_SEGMENTS[live as usize]);
-                    if segments == 0 {
-                        return None;
-                    }
-                    allowed[0] |= (segments & 7) << shift;
-                    allowed[1] |= ((segments >> 3) & 7) << shift;
-                    allowed[2] |= ((segments >> 6) & 7) << shift;
-                }
+                allowed[0] |= (segments & 7) << shift;
+                allowed[1] |= ((segments >> 3) & 7) << shift;
+                allowed[2] |= ((segments >> 6) & 7) << shift;
             }
             let mut once = [0u32; 3];
             let (mut any, mut many) = (0u32, 0u32);
@@ -557,44 +555,51 @@ impl State {
 
     /// The grid of a solved state: digits 1-9 in row-major order.
     ///
-    /// On the x86-64-v3 path (`BMI2`), each band's digits are written eight cells at a time: the
-    /// four bit planes of the digit values (each the union of the words of the digits with that bit
-    /// set) are spread to bytes by `pdep`, instead of a store per cell.
+    /// On the x86-64-v3 path (`BMI2`), each band's 27 digits are written at once: the four bit
+    /// planes of the digit values (each the union of the words of the digits with that bit set) are
+    /// spread to one byte per cell in an AVX2 register, instead of a store per cell. (BMI2's `pdep`
+    /// spreads them in fewer instructions, but is microcoded on AMD CPUs before Zen 3.)
     #[inline(always)]
     pub(super) fn cells<const BMI2: bool>(&self) -> [u8; 81] {
         let mut out = [0u8; 81];
         #[cfg(target_arch = "x86_64")]
         if BMI2 {
-            // Three bands of 27 bytes, each written as four 8-byte stores; the last store of the
-            // last band runs 5 bytes past the grid, hence the slack.
-            let mut wide = [0u8; 88];
-            for band in 0..3 {
-                let word = |d: usize| u64::from(self.cand[at(d, band)]);
-                // Bit k of digit d + 1, per cell.
-                let planes = [
-                    word(0) | word(2) | word(4) | word(6) | word(8),
-                    word(1) | word(2) | word(5) | word(6),
-                    word(3) | word(4) | word(5) | word(6),
-                    word(7) | word(8),
-                ];
-                for chunk in 0..4 {
-                    let mut bytes = 0u64;
-                    for (k, plane) in planes.iter().enumerate() {
-                        // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only
-                        // after checking at run time that the CPU has BMI2.
-                        bytes |= unsafe {
-                            core::arch::x86_64::_pdep_u64(
-                                plane >> (8 * chunk),
-                                0x0101_0101_0101_0101 << k,
-                            )
-                        };
+            // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only after checking
+            // at run time that the CPU has AVX2; each 32-byte store starts at byte `27 * band` of
+            // `wide`, which has room for the last one.
+            unsafe {
+                use core::arch::x86_64::*;
+                // Three bands of 27 bytes, each written as 32: a band's last five bytes are zeros
+                // that the next band overwrites, and the last band's run past the grid, hence the
+                // slack.
+                let mut wide = [0u8; 86];
+                // Byte `i` of a band takes byte `i / 8` of a plane, and tests its bit `i % 8`.
+                let select = _mm256_setr_epi8(
+                    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3,
+                    3, 3, 3, 3, 3, 3,
+                );
+                let bit = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+                for band in 0..3 {
+                    let word = |d: usize| self.cand[at(d, band)];
+                    // Bit k of digit d + 1, per cell.
+                    let planes = [
+                        word(0) | word(2) | word(4) | word(6) | word(8),
+                        word(1) | word(2) | word(5) | word(6),
+                        word(3) | word(4) | word(5) | word(6),
+                        word(7) | word(8),
+                    ];
+                    let mut bytes = _mm256_setzero_si256();
+                    for (k, &plane) in planes.iter().enumerate() {
+                        let spread = _mm256_shuffle_epi8(_mm256_set1_epi32(plane as i32), select);
+                        let set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
+                        bytes =
+                            _mm256_or_si256(bytes, _mm256_and_si256(set, _mm256_set1_epi8(1 << k)));
                     }
-                    let at = band * 27 + 8 * chunk;
-                    wide[at..at + 8].copy_from_slice(&bytes.to_le_bytes());
+                    _mm256_storeu_si256(wide.as_mut_ptr().add(band * 27).cast::<__m256i>(), bytes);
                 }
+                out.copy_from_slice(&wide[..81]);
+                return out;
             }
-            out.copy_from_slice(&wide[..81]);
-            return out;
         }
         for d in 0..9 {
             for band in 0..3 {
@@ -614,10 +619,22 @@ impl State {
     /// costs less.
     /// The result is the state [`State::place`] would leave: a given keeps only its own digit, and
     /// each digit loses its givens' columns, and their rows and boxes in their band.
-    /// `BMI2` picks the code path of [`givens_words`].
+    /// On the x86-64-v3 path (`BMI2`), [`State::from_givens_wide`] builds digits 1-8 in AVX2 lanes.
     #[inline(always)]
     pub(super) fn from_givens<const BMI2: bool>(givens: &[u8]) -> Option<State> {
-        let (placed, taken) = givens_words::<BMI2>(givens);
+        #[cfg(target_arch = "x86_64")]
+        if BMI2 && givens.len() >= 81 {
+            // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only after checking
+            // at run time that the CPU has AVX2; the slice holds at least 81 bytes.
+            return unsafe { State::from_givens_wide(givens) };
+        }
+        let placed = givens_words_scalar(givens);
+        let mut taken = [0u32; 3];
+        for words in placed.chunks_exact(3) {
+            for (band, &word) in words.iter().enumerate() {
+                taken[band] |= word;
+            }
+        }
         State::from_words(&placed, taken)
     }
 
@@ -629,85 +646,181 @@ impl State {
         let mut state = State::OPEN;
         for d in 0..9 {
             let base = d * 3;
-            let words = [placed[base], placed[base + 1], placed[base + 2]];
-            let cols = words.map(columns);
-            let all_columns = cols[0] | cols[1] | cols[2];
-            // Two givens of one digit clash when they share a row, a box or a column: counting
-            // the rows, boxes and columns in use against the givens finds it in a few instructions.
-            let mut givens = 0;
-            let mut clash = false;
-            let mut cleared = [0u32; 3];
-            for band in 0..3 {
-                let (word, rows) = (words[band], rows_of_flat(words[band]));
-                let boxes = BOXES_OF_ROW[cols[band] as usize];
-                let count = word.count_ones();
-                clash |= (rows.count_ones() != 9 * count) | (boxes.count_ones() != count);
-                givens += count;
-                cleared[band] = rows | BOX_CELLS[usize::from(boxes)];
-            }
-            if clash | (all_columns.count_ones() != givens) {
-                return None;
-            }
-            let column_cells = all_columns * COLUMN_SPREAD;
-            for band in 0..3 {
-                state.cand[at(d, band)] =
-                    (BAND & !taken[band] & !column_cells & !cleared[band]) | words[band];
+            let words = digit_words([placed[base], placed[base + 1], placed[base + 2]], taken)?;
+            for (band, word) in words.into_iter().enumerate() {
+                state.cand[at(d, band)] = word;
             }
         }
         state.unsolved = taken.map(|cells| BAND & !cells);
         Some(state)
     }
+
+    /// [`State::from_givens`] on the x86-64-v3 path. One AVX2 byte comparison per digit and band
+    /// finds a band's 27 cells at once, instead of a branch per cell; then digits 1-8 are one
+    /// register per band, one lane per digit, and every step of [`digit_words`] (the clash test,
+    /// the rows, boxes and columns each digit's givens clear) runs on all eight lanes at once, the
+    /// ninth digit alone: digit by digit, this setup weighed on every puzzle, most on those that need
+    /// few guesses.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2, and `givens` must hold at least 81 bytes.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn from_givens_wide(givens: &[u8]) -> Option<State> {
+        use core::arch::x86_64::*;
+        use lanes::{or3, spread_rows};
+        // SAFETY (whole body): the caller guarantees AVX2 and 81 bytes; the three 32-byte loads
+        // start at bytes 0, 27 and 49, so the last ends at byte 80; each 32-byte store covers
+        // `cand[at(0, band)]` to `cand[at(7, band)]`, inside the array.
+        unsafe {
+            let at_byte = givens.as_ptr();
+            // Band `b`'s cells are bytes `27 b` to `27 b + 26`; the third band's load starts five
+            // bytes early so as not to read past the 81st byte, and its masks are shifted back.
+            let bytes = [
+                _mm256_loadu_si256(at_byte.cast::<__m256i>()),
+                _mm256_loadu_si256(at_byte.add(27).cast::<__m256i>()),
+                _mm256_loadu_si256(at_byte.add(49).cast::<__m256i>()),
+            ];
+            let cells = |band: usize, hits: i32| {
+                let hits = hits as u32;
+                if band == 2 { hits >> 5 } else { hits & BAND }
+            };
+            let mut placed = [[0u32; 9]; 3];
+            let mut taken = [0u32; 3];
+            for (band, &bytes) in bytes.iter().enumerate() {
+                for (d, word) in placed[band].iter_mut().enumerate() {
+                    let value = _mm256_set1_epi8(d as i8 + 1);
+                    *word = cells(band, _mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, value)));
+                }
+                // Values 1-9 less one are 0-8, the only bytes that `min(x, 8)` leaves unchanged.
+                let less_one = _mm256_sub_epi8(bytes, _mm256_set1_epi8(1));
+                let digit =
+                    _mm256_cmpeq_epi8(_mm256_min_epu8(less_one, _mm256_set1_epi8(8)), less_one);
+                taken[band] = cells(band, _mm256_movemask_epi8(digit));
+            }
+            let lanes = placed.map(|w| {
+                _mm256_setr_epi32(
+                    w[0] as i32,
+                    w[1] as i32,
+                    w[2] as i32,
+                    w[3] as i32,
+                    w[4] as i32,
+                    w[5] as i32,
+                    w[6] as i32,
+                    w[7] as i32,
+                )
+            });
+            let row = _mm256_set1_epi32(ROW as i32);
+            let one = _mm256_set1_epi32(1);
+            let box_bits = _mm256_set1_epi32(0o111);
+            let rows = |w: __m256i| {
+                [
+                    _mm256_and_si256(w, row),
+                    _mm256_and_si256(_mm256_srli_epi32::<9>(w), row),
+                    _mm256_srli_epi32::<18>(w),
+                ]
+            };
+            // Bits 0, 3 and 6: the boxes where a 9-bit set has any bit.
+            let boxes = |x: __m256i| {
+                _mm256_and_si256(
+                    or3(x, _mm256_srli_epi32::<1>(x), _mm256_srli_epi32::<2>(x)),
+                    box_bits,
+                )
+            };
+            let pairs = |a: __m256i, b: __m256i, c: __m256i| {
+                or3(
+                    _mm256_and_si256(a, b),
+                    _mm256_and_si256(a, c),
+                    _mm256_and_si256(b, c),
+                )
+            };
+            let cols = lanes.map(|w| {
+                let [r0, r1, r2] = rows(w);
+                or3(r0, r1, r2)
+            });
+            // Two givens of one digit clash when two share a column (in one band or two), two
+            // share a row (a row with more than one bit), or two in different rows share a box.
+            let mut clash = pairs(cols[0], cols[1], cols[2]);
+            let mut cleared = [lanes[0]; 3];
+            for (band, &w) in lanes.iter().enumerate() {
+                let [r0, r1, r2] = rows(w);
+                let twice = or3(
+                    _mm256_and_si256(r0, _mm256_sub_epi32(r0, one)),
+                    _mm256_and_si256(r1, _mm256_sub_epi32(r1, one)),
+                    _mm256_and_si256(r2, _mm256_sub_epi32(r2, one)),
+                );
+                clash = or3(clash, pairs(r0, r1, r2), twice);
+                clash = _mm256_or_si256(clash, pairs(boxes(r0), boxes(r1), boxes(r2)));
+                // The whole rows holding a given: adding `ROW` to a row carries into bit 9 exactly
+                // when the row holds any; that bit, moved to the row's first cell and times `ROW`,
+                // fills the row.
+                let any = |r: __m256i| _mm256_srli_epi32::<9>(_mm256_add_epi32(r, row));
+                let first = or3(
+                    any(r0),
+                    _mm256_slli_epi32::<9>(any(r1)),
+                    _mm256_slli_epi32::<18>(any(r2)),
+                );
+                let whole_rows = _mm256_sub_epi32(_mm256_slli_epi32::<9>(first), first);
+                // The boxes of the band holding a given, as cells: each box bit spread to its three
+                // columns, then to the three rows.
+                let b = boxes(cols[band]);
+                let box_cells =
+                    spread_rows(or3(b, _mm256_slli_epi32::<1>(b), _mm256_slli_epi32::<2>(b)));
+                cleared[band] = _mm256_or_si256(whole_rows, box_cells);
+            }
+            if _mm256_testz_si256(clash, clash) == 0 {
+                return None;
+            }
+            let ninth = digit_words([placed[0][8], placed[1][8], placed[2][8]], taken)?;
+            let column_cells = spread_rows(or3(cols[0], cols[1], cols[2]));
+            let mut state = State::OPEN;
+            let base = state.cand.as_mut_ptr();
+            for band in 0..3 {
+                let open = _mm256_set1_epi32((BAND & !taken[band]) as i32);
+                let word = _mm256_or_si256(
+                    _mm256_andnot_si256(_mm256_or_si256(column_cells, cleared[band]), open),
+                    lanes[band],
+                );
+                _mm256_storeu_si256(base.add(at(0, band)).cast::<__m256i>(), word);
+                state.cand[at(8, band)] = ninth[band];
+            }
+            state.unsolved = taken.map(|cells| BAND & !cells);
+            Some(state)
+        }
+    }
+}
+
+/// The words of one digit after placing its givens `words` (per band), with `taken` the cells of each
+/// band holding any given: each band's cells without a given, less the givens' columns and their
+/// rows and boxes in their band, plus the givens themselves. `None` if two of the givens clash.
+#[inline(always)]
+fn digit_words(words: [u32; 3], taken: [u32; 3]) -> Option<[u32; 3]> {
+    let cols = words.map(columns);
+    let all_columns = cols[0] | cols[1] | cols[2];
+    // Two givens of one digit clash when they share a row, a box or a column: counting the rows,
+    // boxes and columns in use against the givens finds it in a few instructions.
+    let mut givens = 0;
+    let mut clash = false;
+    let mut cleared = [0u32; 3];
+    for band in 0..3 {
+        let (word, rows) = (words[band], rows_of_flat(words[band]));
+        let boxes = BOXES_OF_ROW[cols[band] as usize];
+        let count = word.count_ones();
+        clash |= (rows.count_ones() != 9 * count) | (boxes.count_ones() != count);
+        givens += count;
+        cleared[band] = rows | BOX_CELLS[usize::from(boxes)];
+    }
+    if clash | (all_columns.count_ones() != givens) {
+        return None;
+    }
+    let column_cells = all_columns * COLUMN_SPREAD;
+    Some([0, 1, 2].map(|band| (BAND & !taken[band] & !column_cells & !cleared[band]) | words[band]))
 }
 
 /// The givens of `givens` (row-major, 0 or out of range for a blank; only the first 81 count) as
-/// words: per digit and band the cells holding it (at `digit * 3 + band`), and per band the cells holding any
-/// digit.
-///
-/// On the x86-64-v3 path, one AVX2 byte comparison per digit and band finds a band's 27 cells at
-/// once, instead of a branch per cell: on 17-clue puzzles the cell loop was about a tenth of a solve.
-#[inline(always)]
-fn givens_words<const BMI2: bool>(givens: &[u8]) -> ([u32; 27], [u32; 3]) {
-    let mut placed = [0u32; 27];
-    #[cfg(target_arch = "x86_64")]
-    if BMI2 && givens.len() >= 81 {
-        // SAFETY: `BMI2` is true only under `search_v3`, which `solve` calls only after checking at
-        // run time that the CPU has AVX2; the three 32-byte loads start at bytes 0, 27 and 49, so
-        // the last ends at byte 80 of a slice of at least 81.
-        unsafe {
-            use core::arch::x86_64::*;
-            let at = givens.as_ptr();
-            // Band `b`'s cells are bytes `27 b` to `27 b + 26`; the third band's load starts five
-            // bytes early so as not to read past the 81st byte, and its mask is shifted back.
-            let bands = [
-                _mm256_loadu_si256(at.cast::<__m256i>()),
-                _mm256_loadu_si256(at.add(27).cast::<__m256i>()),
-                _mm256_loadu_si256(at.add(49).cast::<__m256i>()),
-            ];
-            for d in 0..9 {
-                let value = _mm256_set1_epi8(d as i8 + 1);
-                for (band, &bytes) in bands.iter().enumerate() {
-                    let hits = _mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, value)) as u32;
-                    placed[d * 3 + band] = if band == 2 { hits >> 5 } else { hits & BAND };
-                }
-            }
-        }
-    } else {
-        placed = givens_words_scalar(givens);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        placed = givens_words_scalar(givens);
-    }
-    let mut taken = [0u32; 3];
-    for words in placed.chunks_exact(3) {
-        for (band, &word) in words.iter().enumerate() {
-            taken[band] |= word;
-        }
-    }
-    (placed, taken)
-}
-
-/// [`givens_words`]' digit words, one cell at a time (the portable path).
+/// words: per digit and band the cells holding it, at `digit * 3 + band`. One cell at a time (the
+/// portable path).
 #[inline(always)]
 fn givens_words_scalar(givens: &[u8]) -> [u32; 27] {
     let mut placed = [0u32; 27];
