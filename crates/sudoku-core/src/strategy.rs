@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use smallvec::SmallVec;
 
-use crate::candidates::{Board, Candidate};
+use crate::candidates::{Board, Candidate, Mask, bits, values};
 
 /// A solving technique, in the order the engine tries them (easiest first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -426,6 +426,39 @@ fn length_thresholds() -> impl Iterator<Item = usize> {
         };
         next = grown.map(|g| (g, !odd));
         Some(ceil)
+    })
+}
+
+/// The candidates of `cells` among the values `gone`: what a set removes from the cells it rules.
+pub(crate) fn removed(
+    board: &Board,
+    cells: impl Iterator<Item = usize>,
+    gone: Mask,
+) -> Vec<Candidate> {
+    cells
+        .flat_map(|cell| {
+            values(board.cands(cell) & gone).map(move |value| Candidate { cell, value })
+        })
+        .collect()
+}
+
+/// The `k`-subsets of the set bits of `of`, as masks, in SE's order (colexicographic: by their
+/// highest member, then the next).
+pub(crate) fn subsets(of: Mask, k: usize) -> impl Iterator<Item = Mask> {
+    let places: SmallVec<[usize; 32]> = bits(of).collect();
+    let len = places.len();
+    // Choices of k of 0..len as bits in increasing order (Gosper's hack), mapped onto `of`'s bits.
+    let mut pick: Option<u64> = (k <= len).then(|| (1 << k) - 1);
+    std::iter::from_fn(move || {
+        let current = pick?;
+        pick = (k > 0)
+            .then(|| {
+                let low = current & current.wrapping_neg();
+                let up = current + low;
+                (((up ^ current) >> 2) / low) | up
+            })
+            .filter(|&next| next < 1 << len);
+        Some(bits(current as Mask).fold(0, |m, i| m | 1 << places[i]))
     })
 }
 

@@ -18,7 +18,9 @@
 
 use std::fmt::Write as _;
 
-use super::{Context, Step, Technique, write_cells, write_eliminations, write_values};
+use super::{
+    Context, Step, Technique, removed, subsets, write_cells, write_eliminations, write_values,
+};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
 
 /// The most cells of a BUG type 3's naked set, the BUG cells counted as one.
@@ -280,43 +282,22 @@ fn type3(board: &Board, ctx: &Context<'_>, grave: &Grave) -> Option<Step> {
     let units = shared_units(board, grave.bug_cells());
     for degree in 2..=MOST_NAKED {
         for &unit in &units {
-            let around: Vec<usize> = grave
+            let around = grave
                 .common
                 .iter()
-                .copied()
-                .filter(|&c| geo.units_of(c).contains(&unit))
-                .collect();
-            if around.len() < degree || around.len() >= 64 {
-                continue;
-            }
-            let chosen = |pick: u64| (0..around.len()).filter(move |i| pick >> i & 1 == 1);
-            // Every choice of degree - 1 cells, as bits in increasing order (Gosper's hack).
-            let mut pick: u64 = (1 << (degree - 1)) - 1;
-            while pick < 1 << around.len() {
-                let set = chosen(pick).fold(0, |u, i| u | board.cands(around[i]));
-                if set.count_ones() as usize == degree && grave.extra & !set == 0 {
-                    let eliminations: Vec<Candidate> = (0..around.len())
-                        .filter(|i| pick >> i & 1 == 0)
-                        .flat_map(|i| {
-                            let cell = around[i];
-                            values(board.cands(cell) & set)
-                                .map(move |value| Candidate { cell, value })
-                        })
-                        .collect();
-                    if !eliminations.is_empty() {
-                        let naked: Vec<usize> = chosen(pick).map(|i| around[i]).collect();
-                        return Some(type3_step(
-                            board,
-                            ctx,
-                            grave,
-                            (unit, &naked, set),
-                            eliminations,
-                        ));
-                    }
+                .filter(|&&c| geo.units_of(c).contains(&unit))
+                .fold(0, |m: Mask, &c| m | 1 << geo.slot_in(c, unit));
+            for pick in subsets(around, degree - 1) {
+                let set = geo.cells_in(unit, pick).fold(0, |u, c| u | board.cands(c));
+                if set.count_ones() as usize != degree || grave.extra & !set != 0 {
+                    continue;
                 }
-                let low = pick & pick.wrapping_neg();
-                let up = pick + low;
-                pick = (((up ^ pick) >> 2) / low) | up;
+                let eliminations = removed(board, geo.cells_in(unit, around & !pick), set);
+                if !eliminations.is_empty() {
+                    let naked: Vec<usize> = geo.cells_in(unit, pick).collect();
+                    let found = (unit, &naked[..], set);
+                    return Some(type3_step(board, ctx, grave, found, eliminations));
+                }
             }
         }
     }

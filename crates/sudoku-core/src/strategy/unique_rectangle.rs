@@ -17,8 +17,11 @@
 
 use std::fmt::Write as _;
 
-use super::{Context, Step, Technique, seen_by_all, write_cells, write_eliminations, write_values};
-use crate::candidates::{Board, Candidate, Mask, bit, values};
+use super::{
+    Context, Step, Technique, removed, seen_by_all, subsets, write_cells, write_eliminations,
+    write_values,
+};
+use crate::candidates::{Board, Candidate, Mask, bit, bits, values};
 
 /// The rating of a unique rectangle, the easiest of the techniques that assume a unique puzzle.
 pub const RATING: u16 = 45;
@@ -328,13 +331,13 @@ fn type3(board: &Board, pair: Mask, [x, y]: [usize; 2]) -> Vec<(u16, Vec<Candida
             // Naked: the extra values and degree - 1 other cells' candidates make degree values.
             if degree * 2 <= blanks && degree >= extra.count_ones() as usize {
                 // Only blank cells of at most `degree` candidates can be in the set.
-                let fits = members(slots & !ends)
+                let fits = bits(slots & !ends)
                     .filter(|&slot| {
                         (2..=degree as u32).contains(&board.cands(cell(slot)).count_ones())
                     })
                     .fold(0, |m, slot| m | (1 << slot));
                 for chosen in subsets(fits, degree - 1) {
-                    let cells = || members(chosen).map(cell);
+                    let cells = || geo.cells_in(unit, chosen);
                     let theirs = cells().fold(0, |m, c| m | board.cands(c));
                     let set = extra | theirs;
                     if (common | theirs).count_ones() as usize != degree
@@ -342,7 +345,7 @@ fn type3(board: &Board, pair: Mask, [x, y]: [usize; 2]) -> Vec<(u16, Vec<Candida
                     {
                         continue;
                     }
-                    let gone = removed(board, members(slots & !ends & !chosen).map(cell), set);
+                    let gone = removed(board, geo.cells_in(unit, slots & !ends & !chosen), set);
                     if !gone.is_empty() {
                         found.push((degree as u16 - 1, gone));
                     }
@@ -368,7 +371,7 @@ fn type3(board: &Board, pair: Mask, [x, y]: [usize; 2]) -> Vec<(u16, Vec<Candida
                     if !each || places.count_ones() as usize != degree {
                         continue;
                     }
-                    let gone = removed(board, members(places & !ends).map(cell), !set);
+                    let gone = removed(board, geo.cells_in(unit, places & !ends), !set);
                     if !gone.is_empty() {
                         found.push((degree as u16 - 2, gone));
                     }
@@ -377,55 +380,6 @@ fn type3(board: &Board, pair: Mask, [x, y]: [usize; 2]) -> Vec<(u16, Vec<Candida
         }
     }
     found
-}
-
-/// The candidates of `cells` among `values`.
-fn removed(board: &Board, cells: impl Iterator<Item = usize>, gone: Mask) -> Vec<Candidate> {
-    cells
-        .flat_map(|cell| {
-            values(board.cands(cell) & gone).map(move |value| Candidate { cell, value })
-        })
-        .collect()
-}
-
-/// The set bits of `mask`, as places.
-fn members(mut mask: Mask) -> impl Iterator<Item = usize> + Clone {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let at = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            at
-        })
-    })
-}
-
-/// The `k`-subsets of the set bits of `of`, as masks, in SE's order (colexicographic: by their
-/// highest member, then the next).
-fn subsets(of: Mask, k: usize) -> impl Iterator<Item = Mask> {
-    let places: Vec<usize> = members(of).collect();
-    let len = places.len();
-    // Subsets of 0..len as bits in increasing order (Gosper's hack), mapped onto `of`'s places.
-    let mut pick: u64 = if k <= len { (1 << k) - 1 } else { u64::MAX };
-    std::iter::from_fn(move || {
-        if len >= 64 || pick >= 1 << len {
-            return None;
-        }
-        let current = pick;
-        if k == 0 {
-            pick = u64::MAX;
-        } else {
-            let low = current & current.wrapping_neg();
-            let up = current + low;
-            pick = (((up ^ current) >> 2) / low) | up;
-        }
-        Some(
-            places
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| current >> i & 1 == 1)
-                .fold(0, |m, (_, &p)| m | (1 << p)),
-        )
-    })
 }
 
 /// Type 4 on the extra cells `extra`: where a unit they share leaves one of the pair's values no
