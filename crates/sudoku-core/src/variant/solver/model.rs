@@ -32,11 +32,16 @@ impl Propagator {
     }
 }
 
+/// The most cells an innie may have. A larger one seldom narrows what its cages and house do not
+/// already, and it is looked at whenever one of its many cells changes.
+const LARGEST_INNIE: usize = 3;
+
 /// The sums killer solvers call innies: in a row, column or region (`units`, each holding every
 /// value once, so adding up to 1 + 2 + ... + side), the cells outside the summed cages lying wholly
 /// inside it (taken while they do not overlap) add up to what those cages leave. Each such rest
 /// is one more cage of distinct values: implied by the rules, so it changes no answer, and it
-/// gives propagation what a person sees at once.
+/// gives propagation what a person sees at once. Only innies of a few cells are kept
+/// ([`LARGEST_INNIE`]).
 fn innies(
     variant: &Variant,
     units: &[Vec<usize>],
@@ -71,7 +76,7 @@ fn innies(
             }
         }
         let rest: Vec<usize> = unit.iter().copied().filter(|&c| !has(&taken, c)).collect();
-        if sum == 0 || rest.is_empty() || rest.len() == unit.len() || sum > whole {
+        if sum == 0 || rest.is_empty() || rest.len() > LARGEST_INNIE || sum > whole {
             continue;
         }
         implied.push((
