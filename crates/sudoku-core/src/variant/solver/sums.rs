@@ -58,6 +58,8 @@ trait Totals:
     fn of_mask(mask: u16) -> Self;
     /// The smallest total of a non-empty set.
     fn first(self) -> u32;
+    /// The totals 1 to 16 of the set as a candidate mask (total `v` to bit `v - 1`).
+    fn values(self) -> u16;
 }
 
 macro_rules! totals_on {
@@ -70,6 +72,9 @@ macro_rules! totals_on {
             }
             fn first(self) -> u32 {
                 self.trailing_zeros()
+            }
+            fn values(self) -> u16 {
+                (self >> 1) as u16
             }
         }
     };
@@ -85,46 +90,40 @@ fn largest_total(b: &Board, cells: &[usize]) -> u32 {
     cells.iter().map(|&c| max_value(b.get(c))).sum()
 }
 
-/// Calls `f` with each assignment of distinct values to `block` (from their candidates) and its
-/// total. Blocks have one to three cells ([`MOST_IN_BLOCK`]).
+/// Calls `f` with each way of giving `block` (one to three cells, [`MOST_IN_BLOCK`]) distinct
+/// values from their candidates, all but the last cell's fixed: those values, their total, and
+/// the last cell's values left. What a value of the last cell adds is then one shift away, so a
+/// block of three walks only the pairs of its first two cells.
 #[inline]
-fn each_assignment(b: &Board, block: &[usize], mut f: impl FnMut(&[u32], u32)) {
+fn each_prefix(b: &Board, block: &[usize], mut f: impl FnMut(&[u32], u32, u16)) {
     debug_assert!(block.len() <= MOST_IN_BLOCK);
     match *block {
-        [x] => {
-            for v in values(b.get(x)) {
-                f(&[v], v);
-            }
-        }
+        [x] => f(&[], 0, b.get(x)),
         [x, y] => {
             let my = b.get(y);
             for v in values(b.get(x)) {
-                for w in values(my & !bit(v)) {
-                    f(&[v, w], v + w);
-                }
+                f(&[v], v, my & !bit(v));
             }
         }
         [x, y, z, ..] => {
             let (my, mz) = (b.get(y), b.get(z));
             for v in values(b.get(x)) {
                 for w in values(my & !bit(v)) {
-                    for u in values(mz & !bit(v) & !bit(w)) {
-                        f(&[v, w, u], v + w + u);
-                    }
+                    f(&[v, w], v + w, mz & !bit(v) & !bit(w));
                 }
             }
         }
-        [] => f(&[], 0),
+        [] => {}
     }
 }
 
 /// The totals one block's distinct values can make, bit `t` for `t`.
 fn block_totals<T: Totals>(b: &Board, block: &[usize]) -> T {
-    if let [x] = *block {
-        return T::of_mask(b.get(x));
+    if block.is_empty() {
+        return T::ZERO;
     }
     let mut totals = T::NONE;
-    each_assignment(b, block, |_, t| totals |= T::ZERO << t);
+    each_prefix(b, block, |_, t, last| totals |= T::of_mask(last) << t);
     totals
 }
 
@@ -169,23 +168,39 @@ fn support<T: Totals>(b: &mut Board, blocks: &[Vec<usize>], targets: T) -> Step 
         return Err(Contradiction);
     }
     // Forward: the totals the blocks before j can make; an assignment of block j stays if it takes
-    // one of them to a total the rest can complete.
+    // one of them to a total the rest can complete, that is if its own total is in `reach`.
     let mut made = T::ZERO;
     let mut changed = false;
     for (j, block) in blocks.iter().enumerate() {
+        let mut reach = T::NONE;
+        let mut rest = made;
+        while rest != T::NONE {
+            reach |= need[j + 1] >> rest.first();
+            rest = rest & (rest - T::ZERO);
+        }
         let mut keep = [0u16; MOST_IN_BLOCK];
-        let mut next = T::NONE;
-        let after = need[j + 1];
-        each_assignment(b, block, |vals, t| {
-            if (made << t) & after != T::NONE {
+        let mut kept = T::NONE;
+        if block.is_empty() {
+            kept = reach & T::ZERO;
+        }
+        each_prefix(b, block, |vals, t, last| {
+            let fits = last & (reach >> t).values();
+            if fits != 0 {
                 for (k, &v) in keep.iter_mut().zip(vals) {
                     *k |= bit(v);
                 }
-                next |= made << t;
+                keep[vals.len()] |= fits;
+                kept |= T::of_mask(fits) << t;
             }
         });
         for (&c, &k) in block.iter().zip(&keep) {
             changed |= b.restrict(c, k)?;
+        }
+        // The totals the blocks up to j make, by the assignments kept.
+        let mut next = T::NONE;
+        while kept != T::NONE {
+            next |= made << kept.first();
+            kept = kept & (kept - T::ZERO);
         }
         made = next;
     }
