@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use smallvec::SmallVec;
 
-use crate::candidates::{Board, Candidate, Mask, bits, values};
+use crate::candidates::{Board, Candidate, Geometry, Mask, bits, values};
 
 /// A solving technique, in the order the engine tries them (easiest first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -439,6 +439,21 @@ pub(crate) fn removed(
         .flat_map(|cell| {
             values(board.cands(cell) & gone).map(move |value| Candidate { cell, value })
         })
+        .collect()
+}
+
+/// The units holding every one of `cells`: their box, row and column, in that order, as SE looks.
+pub(crate) fn shared_units(
+    geo: &Geometry,
+    cells: impl Iterator<Item = usize> + Clone,
+) -> Vec<usize> {
+    let Some(first) = cells.clone().next() else {
+        return Vec::new();
+    };
+    [2, 0, 1]
+        .into_iter()
+        .map(|kind| geo.units_of(first)[kind])
+        .filter(|&unit| cells.clone().all(|c| geo.units_of(c).contains(&unit)))
         .collect()
 }
 

@@ -19,9 +19,13 @@
 use std::fmt::Write as _;
 
 use super::{
-    Context, Step, Technique, removed, subsets, write_cells, write_eliminations, write_values,
+    Context, Step, Technique, removed, shared_units, subsets, write_cells, write_eliminations,
+    write_values,
 };
 use crate::candidates::{Board, Candidate, Mask, bit, values};
+
+/// What the grid would be without the extra values, as every BUG step explains it.
+const TWO_SOLUTIONS: &str = "every blank cell would have two candidates and each value would appear twice in every unit: two solutions";
 
 /// The most cells of a BUG type 3's naked set, the BUG cells counted as one.
 const MOST_NAKED: usize = 6;
@@ -184,7 +188,7 @@ fn type1(board: &Board, ctx: &Context<'_>, cell: usize, extra: Mask) -> Step {
         write_values(&mut step.text, values(extra), ", ");
         let _ = write!(
             step.text,
-            " in {}, every blank cell would have two candidates and each value would appear twice in every unit: two solutions. So {} holds one of them (BUG type 1).",
+            " in {}, {TWO_SOLUTIONS}. So {} holds one of them (BUG type 1).",
             geo.name(cell),
             geo.name(cell)
         );
@@ -216,24 +220,11 @@ fn type2(board: &Board, ctx: &Context<'_>, grave: &Grave) -> Option<Step> {
         write_cells(&mut step.text, board, grave.bug_cells());
         let _ = write!(
             step.text,
-            ", every blank cell would have two candidates and each value would appear twice in every unit: two solutions. So one of them is {{{value}}} (BUG type 2)."
+            ", {TWO_SOLUTIONS}. So one of them is {{{value}}} (BUG type 2)."
         );
         write_eliminations(&mut step.text, board, &step.eliminations);
     }
     Some(step)
-}
-
-/// The units holding every one of `cells`: its box, row and column, in that order, as SE looks.
-fn shared_units(board: &Board, cells: impl Iterator<Item = usize> + Clone) -> Vec<usize> {
-    let geo = board.geo();
-    let Some(first) = cells.clone().next() else {
-        return Vec::new();
-    };
-    [2, 0, 1]
-        .into_iter()
-        .map(|kind| geo.units_of(first)[kind])
-        .filter(|&unit| cells.clone().all(|c| geo.units_of(c).contains(&unit)))
-        .collect()
 }
 
 /// Type 4: two BUG cells in one unit share one value besides their extra values. Whichever of
@@ -247,7 +238,7 @@ fn type4(board: &Board, ctx: &Context<'_>, grave: &Grave) -> Option<Step> {
     if shared.count_ones() != 1 {
         return None;
     }
-    let unit = *shared_units(board, [a, b].into_iter()).first()?;
+    let unit = *shared_units(board.geo(), [a, b].into_iter()).first()?;
     let mut step = Step::new(Technique::BugType4, 57);
     for (cell, extra) in [(a, extra_a), (b, extra_b)] {
         step.eliminations.extend(
@@ -265,7 +256,7 @@ fn type4(board: &Board, ctx: &Context<'_>, grave: &Grave) -> Option<Step> {
         write_cells(&mut step.text, board, [a, b]);
         let _ = write!(
             step.text,
-            ", every blank cell would have two candidates and each value would appear twice in every unit: two solutions. So one of them holds an extra value; both in {} and both holding {{{value}}} besides, each keeps only {{{value}}} and its extra values (BUG type 4).",
+            ", {TWO_SOLUTIONS}. So one of them holds an extra value; both in {} and both holding {{{value}}} besides, each keeps only {{{value}}} and its extra values (BUG type 4).",
             board.geo().unit_name(unit)
         );
         write_eliminations(&mut step.text, board, &step.eliminations);
@@ -279,7 +270,7 @@ fn type4(board: &Board, ctx: &Context<'_>, grave: &Grave) -> Option<Step> {
 /// in a unit, the cells chosen in SE's order (by their highest place, then the next).
 fn type3(board: &Board, ctx: &Context<'_>, grave: &Grave) -> Option<Step> {
     let geo = board.geo();
-    let units = shared_units(board, grave.bug_cells());
+    let units = shared_units(geo, grave.bug_cells());
     for degree in 2..=MOST_NAKED {
         for &unit in &units {
             let around = grave
@@ -328,8 +319,9 @@ fn type3_step(
         write_values(&mut step.text, values(grave.extra), ", ");
         step.text.push_str(" in ");
         write_cells(&mut step.text, board, grave.bug_cells());
-        step.text.push_str(
-            ", every blank cell would have two candidates and each value would appear twice in every unit: two solutions. So one of them holds an extra value, and with ",
+        let _ = write!(
+            step.text,
+            ", {TWO_SOLUTIONS}. So one of them holds an extra value, and with "
         );
         write_cells(&mut step.text, board, naked.iter().copied());
         step.text.push_str(" they make a naked set of ");

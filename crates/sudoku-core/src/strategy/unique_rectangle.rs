@@ -18,8 +18,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    Context, Step, Technique, removed, seen_by_all, subsets, write_cells, write_eliminations,
-    write_values,
+    Context, Step, Technique, removed, seen_by_all, shared_units, subsets, write_cells,
+    write_eliminations, write_values,
 };
 use crate::candidates::{Board, Candidate, Mask, bit, bits, values};
 
@@ -316,16 +316,13 @@ fn type3(board: &Board, pair: Mask, [x, y]: [usize; 2]) -> Vec<(u16, Vec<Candida
     let geo = board.geo();
     let extra = (board.cands(x) | board.cands(y)) & !pair;
     let common = extra & board.cands(x) & board.cands(y);
-    let units: Vec<usize> = [2, 0, 1]
-        .into_iter()
-        .map(|kind| geo.units_of(x)[kind])
-        .filter(|&unit| geo.units_of(y).contains(&unit))
-        .collect();
+    let units = shared_units(geo, [x, y].into_iter());
     let mut found = Vec::new();
     for degree in 2..=7usize {
         for &unit in &units {
             let blanks = board.blanks(unit);
-            let ends = (1 << geo.slot_in(x, unit)) | (1 << geo.slot_in(y, unit));
+            let y_slot: Mask = 1 << geo.slot_in(y, unit);
+            let ends = (1 << geo.slot_in(x, unit)) | y_slot;
             let cell = |slot: usize| geo.cell_at(unit, slot);
             let slots = geo.full_positions(unit);
             // Naked: the extra values and degree - 1 other cells' candidates make degree values.
@@ -337,8 +334,9 @@ fn type3(board: &Board, pair: Mask, [x, y]: [usize; 2]) -> Vec<(u16, Vec<Candida
                     })
                     .fold(0, |m, slot| m | (1 << slot));
                 for chosen in subsets(fits, degree - 1) {
-                    let cells = || geo.cells_in(unit, chosen);
-                    let theirs = cells().fold(0, |m, c| m | board.cands(c));
+                    let theirs = geo
+                        .cells_in(unit, chosen)
+                        .fold(0, |m, c| m | board.cands(c));
                     let set = extra | theirs;
                     if (common | theirs).count_ones() as usize != degree
                         || set.count_ones() as usize != degree
@@ -364,7 +362,7 @@ fn type3(board: &Board, pair: Mask, [x, y]: [usize; 2]) -> Vec<(u16, Vec<Candida
                     let mut places: Mask = 0;
                     let mut each = true;
                     for value in values(set) {
-                        let at = board.positions(unit, value) & !(1 << geo.slot_in(y, unit));
+                        let at = board.positions(unit, value) & !y_slot;
                         each &= at != 0;
                         places |= at;
                     }
