@@ -285,43 +285,33 @@ const RATCHET: Ratchet = [
     [[255, 255, 255], [0, 0, 0], [0, 0, 0]],
 ];
 
+/// The ratchet of a sample of `n` puzzles that SE rates 4.5-9.0, every rating equal to SE's: ER in
+/// the middle band, EP and ED (at most 4.4 on these) in the first.
+const fn all_equal_in_the_middle(n: usize) -> Ratchet {
+    [
+        [[0; 3], [n; 3], [0; 3]],
+        [[n; 3], [0; 3], [0; 3]],
+        [[n; 3], [0; 3], [0; 3]],
+    ]
+}
+
 /// The same on the unique loops sample: 19 puzzles SE rates 4.5-6.9, all in the middle band.
-const LOOPS_RATCHET: Ratchet = [
-    [[0, 0, 0], [19, 19, 19], [0, 0, 0]],
-    [[19, 19, 19], [0, 0, 0], [0, 0, 0]],
-    [[19, 19, 19], [0, 0, 0], [0, 0, 0]],
-];
+const LOOPS_RATCHET: Ratchet = all_equal_in_the_middle(19);
 
 /// The same on the unique rectangle type 3 sample: 190 puzzles SE rates 4.5-6.9, all in the
 /// middle band.
-const RECTANGLES_RATCHET: Ratchet = [
-    [[0, 0, 0], [190, 190, 190], [0, 0, 0]],
-    [[190, 190, 190], [0, 0, 0], [0, 0, 0]],
-    [[190, 190, 190], [0, 0, 0], [0, 0, 0]],
-];
+const RECTANGLES_RATCHET: Ratchet = all_equal_in_the_middle(190);
 
 /// The same on the bivalue universal grave sample: 27 puzzles SE rates 5.6-6.9, all in the
 /// middle band.
-const BUG_RATCHET: Ratchet = [
-    [[0, 0, 0], [27, 27, 27], [0, 0, 0]],
-    [[27, 27, 27], [0, 0, 0], [0, 0, 0]],
-    [[27, 27, 27], [0, 0, 0], [0, 0, 0]],
-];
+const BUG_RATCHET: Ratchet = all_equal_in_the_middle(27);
 
 /// The same on the extreme sample: 40 puzzles SE rates 7.1-8.4, so all in the middle band.
-const EXTREME_RATCHET: Ratchet = [
-    [[0, 0, 0], [40, 40, 40], [0, 0, 0]],
-    [[40, 40, 40], [0, 0, 0], [0, 0, 0]],
-    [[40, 40, 40], [0, 0, 0], [0, 0, 0]],
-];
+const EXTREME_RATCHET: Ratchet = all_equal_in_the_middle(40);
 
 /// The same on the multiple forcing chains sample: 17 puzzles SE rates 7.1-8.8, one of them by its
 /// aligned triplet exclusion.
-const MULTIPLE_RATCHET: Ratchet = [
-    [[0, 0, 0], [17, 17, 17], [0, 0, 0]],
-    [[17, 17, 17], [0, 0, 0], [0, 0, 0]],
-    [[17, 17, 17], [0, 0, 0], [0, 0, 0]],
-];
+const MULTIPLE_RATCHET: Ratchet = all_equal_in_the_middle(17);
 
 /// The same on the hard sample: 5 puzzles SE rates 9.0, 53 above, six of them by nested forcing
 /// chains ("(+ Forcing Chains)", 10.4-10.7); every ER equal but one, 10.8 where SE says 10.7 (a
