@@ -46,6 +46,16 @@ pub fn read_puzzle(
     Grid::read_puzzle(puzzle, &Format::new(box_rows, box_cols, symbols)?)
 }
 
+/// [`read_puzzle`] without the check that no two givens clash ([`Read::check_givens`]).
+pub fn read_grid(
+    puzzle: &str,
+    box_rows: u32,
+    box_cols: u32,
+    symbols: &str,
+) -> Result<Read, ParseError> {
+    Grid::read(puzzle, &Format::new(box_rows, box_cols, symbols)?)
+}
+
 /// A request that carries a puzzle with its shape and alphabet: Solve's, SolveBatch's items, Grade's
 /// and Hint's, read by [`PuzzleRequest::read`] alike.
 pub trait PuzzleRequest {

@@ -253,6 +253,70 @@ async fn batch_answers_each_item_once_in_order_and_survives_bad_items() {
 }
 
 #[tokio::test]
+async fn batch_items_with_clashing_givens_get_the_unary_error_in_every_mode() {
+    // A batch item's 9x9 givens are checked for clashes only once the solver finds no solution:
+    // the answer must still be the error a unary Solve gives, whatever the options.
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let with = |puzzle: &str, at: usize, symbol: &str| {
+        let mut text = puzzle.to_string();
+        text.replace_range(at..at + 1, symbol);
+        text
+    };
+    let mut full_clash = CLASSIC_SOLUTION.to_string();
+    full_clash.replace_range(0..1, &CLASSIC_SOLUTION[1..2]);
+    let letters: String = CLASSIC
+        .chars()
+        .map(|c| match c.to_digit(10) {
+            Some(d) => char::from(b'A' + d as u8 - 1),
+            None => c,
+        })
+        .collect();
+    let cases: Vec<(String, (u32, u32, &str))> = vec![
+        (with(CLASSIC, 2, "5"), (0, 0, "")),
+        (with(CLASSIC, 72, "5"), (0, 0, "")),
+        (with(CLASSIC, 10, "8"), (0, 0, "")),
+        (
+            format!("{}9...9{}", ".".repeat(40), ".".repeat(36)),
+            (0, 0, ""),
+        ),
+        (full_clash, (0, 0, "")),
+        (with(&letters, 2, "E"), (3, 3, "ABCDEFGHI")),
+        (format!("1..1{}", ".".repeat(12)), (2, 2, "")),
+    ];
+    for (puzzle, (box_rows, box_cols, symbols)) in cases {
+        for (skip_uniqueness_check, max_guesses) in [(false, 0), (true, 0), (false, 1)] {
+            let unary = SolveRequest {
+                puzzle: puzzle.clone(),
+                box_rows,
+                box_cols,
+                symbols: symbols.into(),
+                skip_uniqueness_check,
+                max_guesses,
+                ..Default::default()
+            };
+            let status = client.solve(unary).await.unwrap_err();
+            assert_eq!(status.code(), Code::InvalidArgument, "{puzzle}");
+            assert!(status.message().contains("twice"), "{puzzle}: {status:?}");
+            let item = SolveBatchRequest {
+                puzzle: puzzle.clone(),
+                box_rows,
+                box_cols,
+                symbols: symbols.into(),
+                skip_uniqueness_check,
+                max_guesses,
+                ..Default::default()
+            };
+            let answers = collect(&mut client, vec![item]).await;
+            assert_eq!(answers.len(), 1);
+            assert_eq!(answers[0].verdict(), Verdict::Invalid, "{puzzle}");
+            assert_eq!(answers[0].error, status.message(), "{puzzle}");
+            assert_eq!(answers[0].solution, "", "{puzzle}");
+        }
+    }
+}
+
+#[tokio::test]
 async fn batch_options_apply_per_batch_item() {
     let server = TestServer::start().await;
     let mut client = server.client().await;

@@ -119,7 +119,8 @@ pub(super) fn solve_input(
 }
 
 /// Runs the solver, timed, on the calling (worker) thread, and counts its time in `times` (the
-/// caller adds them to the metrics: a batch worker once per chunk). A panic in the solver, which
+/// caller adds them to the metrics: a batch worker once per chunk). Clashing givens are the
+/// request's error, whether or not `read` was checked for them. A panic in the solver, which
 /// would be our bug, becomes an error for this one puzzle instead of taking others down with it.
 pub(super) fn solve_guarded(
     read: &Read,
@@ -136,6 +137,10 @@ pub(super) fn solve_guarded(
     .map_err(|_| RpcError::Internal(format!("the solver failed on {puzzle}")))?;
     let elapsed = start.elapsed();
     times.add(elapsed);
+    // Clashing givens are unsolvable: the read may have left them for the solver to find.
+    if outcome.verdict == Verdict::Unsolvable {
+        read.check_givens()?;
+    }
     let shape = puzzle.shape();
     Ok(Solved {
         verdict: outcome.verdict,

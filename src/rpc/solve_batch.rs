@@ -48,7 +48,7 @@ impl Item for BatchItem {
             job,
         } = self;
         let result = request
-            .input()
+            .solver_input()
             .map_err(RpcError::from)
             .and_then(|input| solve_input(&input, job, stop, times));
         if matches!(&result, Ok(solved) if solved.verdict == Verdict::Cancelled) {

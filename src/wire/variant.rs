@@ -12,7 +12,7 @@ use sudoku_core::variant::{
 
 use crate::proto;
 
-use super::{BadField, PuzzleRequest, read_puzzle};
+use super::{BadField, PuzzleRequest, read_grid};
 
 /// The symbols a variant's answers are written in: one per value 1 to the side (at most
 /// [`variant::MAX_SIDE`]), `1`-`9` then `A`-`G` unless the request's `symbols` names others, as the
@@ -243,7 +243,7 @@ pub enum InputError {
 /// What a Solve request or SolveBatch item asks about: a classic puzzle, or a variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
-    /// A classic grid, read by [`read_puzzle`].
+    /// A classic grid, read by [`read_grid`] (and checked, but by [`SolveInput::solver_input`]).
     Classic(Read),
     /// A variant from f-puzzles or typed rules.
     Variant(VariantRead),
@@ -257,6 +257,17 @@ pub trait SolveInput: PuzzleRequest {
 
     /// The request's puzzle: a variant when `fpuzzles` or `rules` is set, else the classic puzzle.
     fn input(&self) -> Result<Input, InputError> {
+        let input = self.solver_input()?;
+        if let Input::Classic(read) = &input {
+            read.check_givens()?;
+        }
+        Ok(input)
+    }
+
+    /// [`SolveInput::input`] for the solver alone, which finds clashing givens of a 9x9 grid as it
+    /// reads them: such a puzzle is not checked here, so whoever solves it must look for the clash
+    /// ([`Read::check_givens`]) when the solver finds no solution.
+    fn solver_input(&self) -> Result<Input, InputError> {
         let (puzzle, box_rows, box_cols, symbols) = self.fields();
         let (fpuzzles, rules) = self.variant_fields();
         let classic = ClassicFields {
@@ -267,7 +278,14 @@ pub trait SolveInput: PuzzleRequest {
         };
         Ok(match read_variant(&classic, fpuzzles, rules)? {
             Some(variant) => Input::Variant(variant),
-            None => Input::Classic(read_puzzle(puzzle, box_rows, box_cols, symbols)?),
+            None => {
+                let read =
+                    read_grid(puzzle, box_rows, box_cols, symbols).map_err(PuzzleError::from)?;
+                if read.grid.shape() != Shape::NINE {
+                    read.check_givens()?;
+                }
+                Input::Classic(read)
+            }
         })
     }
 }
@@ -574,12 +592,12 @@ mod tests {
                 "side {side}"
             );
         }
-        let read = read_puzzle(&".".repeat(36), 3, 2, "").expect("a 6x6 of 3x2 boxes");
+        let read = read_grid(&".".repeat(36), 3, 2, "").expect("a 6x6 of 3x2 boxes");
         let variant = classic_variant(&read).expect("a variant");
         assert_eq!(variant.variant.regions()[..6], [0, 0, 1, 1, 2, 2]);
         assert_ne!(variant.variant.regions(), Variant::default_regions(6));
         assert_eq!(variant.boxes(), (0, 0));
-        let read = read_puzzle(&".".repeat(625), 0, 0, "").expect("a 25x25");
+        let read = read_grid(&".".repeat(625), 0, 0, "").expect("a 25x25");
         assert_eq!(classic_variant(&read).unwrap_err().field(), "puzzle");
     }
 

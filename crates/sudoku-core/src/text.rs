@@ -84,6 +84,16 @@ pub struct Read {
 }
 
 impl Read {
+    /// [`Grid::check_givens`], the clash named by its symbol in this text's alphabet.
+    pub fn check_givens(&self) -> Result<(), PuzzleError> {
+        self.grid.check_givens().map_err(|conflict| {
+            PuzzleError::Conflict(Conflict {
+                symbol: self.symbols.symbol(conflict.digit),
+                ..conflict
+            })
+        })
+    }
+
     /// `grid` (of the same shape) written as this text was: in its alphabet, one symbol a cell, or as
     /// numbers separated by spaces with `0` for blanks.
     pub fn write(&self, grid: &Grid) -> String {
@@ -266,10 +276,7 @@ impl Grid {
     /// symbol in the text's alphabet.
     pub fn read_puzzle(text: &str, format: &Format) -> Result<Read, PuzzleError> {
         let read = Grid::read(text, format)?;
-        read.grid.check_givens().map_err(|conflict| Conflict {
-            symbol: read.symbols.symbol(conflict.digit),
-            ..conflict
-        })?;
+        read.check_givens()?;
         Ok(read)
     }
 
