@@ -259,34 +259,57 @@ pub(super) fn combinations(side: usize, count: usize, total: u32) -> Vec<u16> {
 /// assignments of a larger one are too many to walk at every propagation.
 const MOST_MATCHED: usize = 3;
 
-/// Walks every way of giving `cells` from `depth` on the values of `left`, one each, all
-/// different, each from its cell's candidates (`path` holds the values of the cells before);
-/// each way found adds its values to `support`, cell by cell. Whether there is one.
-fn assign(
-    b: &Board,
-    cells: &[usize],
-    depth: usize,
-    left: u16,
-    path: &mut [u16; MOST_MATCHED],
-    support: &mut [u16; MOST_MATCHED],
-) -> bool {
-    // Every cell left open to every value left (or no cell left): each takes each in some way.
-    if cells[depth..].iter().all(|&c| b.get(c) & left == left) {
-        for (s, p) in support.iter_mut().zip(&path[..depth]) {
-            *s |= p;
-        }
-        for s in &mut support[depth..cells.len()] {
-            *s |= left;
-        }
-        return true;
-    }
+/// The values of a mask, one bit each, lowest first.
+#[inline]
+fn bits(mut mask: u16) -> impl Iterator<Item = u16> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let one = mask & mask.wrapping_neg();
+            mask &= !one;
+            one
+        })
+    })
+}
+
+/// Walks every way of giving `cells` (one to three, [`MOST_MATCHED`]) the values of `combo`, one
+/// each, each from its cell's candidates; each way found adds its values to `support`, cell by
+/// cell. Whether there is one. The last cell's value is what the others leave, so only the others
+/// are walked.
+#[inline]
+fn assign(b: &Board, cells: &[usize], combo: u16, support: &mut [u16; MOST_MATCHED]) -> bool {
     let mut any = false;
-    let mut options = b.get(cells[depth]) & left;
-    while options != 0 {
-        let one = options & options.wrapping_neg();
-        options &= !one;
-        path[depth] = one;
-        any |= assign(b, cells, depth + 1, left & !one, path, support);
+    match *cells {
+        [x] => {
+            let v = b.get(x) & combo;
+            support[0] |= v;
+            any = v != 0;
+        }
+        [x, y] => {
+            let my = b.get(y);
+            for v in bits(b.get(x) & combo) {
+                let w = combo & !v;
+                if my & w != 0 {
+                    support[0] |= v;
+                    support[1] |= w;
+                    any = true;
+                }
+            }
+        }
+        [x, y, z] => {
+            let (my, mz) = (b.get(y) & combo, b.get(z));
+            for v in bits(b.get(x) & combo) {
+                for w in bits(my & !v) {
+                    let u = combo & !v & !w;
+                    if mz & u != 0 {
+                        support[0] |= v;
+                        support[1] |= w;
+                        support[2] |= u;
+                        any = true;
+                    }
+                }
+            }
+        }
+        _ => {}
     }
     any
 }
@@ -391,15 +414,7 @@ impl Sum {
                         .complements
                         .iter()
                         .all(|rest| holds_exactly(b, rest, self.full & !combo))
-                    && (!matched
-                        || assign(
-                            b,
-                            &self.cells,
-                            0,
-                            combo,
-                            &mut [0; MOST_MATCHED],
-                            &mut support,
-                        ));
+                    && (!matched || assign(b, &self.cells, combo, &mut support));
                 if fits {
                     allowed |= combo;
                     required &= combo;
