@@ -43,7 +43,9 @@ pub fn read_puzzle(
     box_cols: u32,
     symbols: &str,
 ) -> Result<Read, PuzzleError> {
-    Grid::read_puzzle(puzzle, &Format::new(box_rows, box_cols, symbols)?)
+    let read = read_grid(puzzle, box_rows, box_cols, symbols)?;
+    read.check_givens()?;
+    Ok(read)
 }
 
 /// [`read_puzzle`] without the check that no two givens clash ([`Read::check_givens`]).

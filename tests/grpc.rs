@@ -286,28 +286,24 @@ async fn batch_items_with_clashing_givens_get_the_unary_error_in_every_mode() {
     ];
     for (puzzle, (box_rows, box_cols, symbols)) in cases {
         for (skip_uniqueness_check, max_guesses) in [(false, 0), (true, 0), (false, 1)] {
-            let unary = SolveRequest {
-                puzzle: puzzle.clone(),
-                box_rows,
-                box_cols,
-                symbols: symbols.into(),
-                skip_uniqueness_check,
-                max_guesses,
-                ..Default::default()
-            };
-            let status = client.solve(unary).await.unwrap_err();
+            // Solve's request and a batch item share these fields.
+            macro_rules! request {
+                ($message:ident) => {
+                    $message {
+                        puzzle: puzzle.clone(),
+                        box_rows,
+                        box_cols,
+                        symbols: symbols.into(),
+                        skip_uniqueness_check,
+                        max_guesses,
+                        ..Default::default()
+                    }
+                };
+            }
+            let status = client.solve(request!(SolveRequest)).await.unwrap_err();
             assert_eq!(status.code(), Code::InvalidArgument, "{puzzle}");
             assert!(status.message().contains("twice"), "{puzzle}: {status:?}");
-            let item = SolveBatchRequest {
-                puzzle: puzzle.clone(),
-                box_rows,
-                box_cols,
-                symbols: symbols.into(),
-                skip_uniqueness_check,
-                max_guesses,
-                ..Default::default()
-            };
-            let answers = collect(&mut client, vec![item]).await;
+            let answers = collect(&mut client, vec![request!(SolveBatchRequest)]).await;
             assert_eq!(answers.len(), 1);
             assert_eq!(answers[0].verdict(), Verdict::Invalid, "{puzzle}");
             assert_eq!(answers[0].error, status.message(), "{puzzle}");
