@@ -243,7 +243,8 @@ pub enum InputError {
 /// What a Solve request or SolveBatch item asks about: a classic puzzle, or a variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
-    /// A classic grid, read by [`read_grid`] (and checked, but by [`SolveInput::solver_input`]).
+    /// A classic grid, read by [`read_grid`]; its givens are checked for a clash unless it came
+    /// from [`SolveInput::solver_input`].
     Classic(Read),
     /// A variant from f-puzzles or typed rules.
     Variant(VariantRead),
