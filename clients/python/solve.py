@@ -9,6 +9,7 @@
     python clients/python/solve.py --generate 5         # five fresh puzzles, streamed
     python clients/python/solve.py --fpuzzles tests/data/variants/killer.json   # or its base64, or a link
     python clients/python/solve.py --grade --fpuzzles tests/data/variants/jigsaw.b64   # unit rules only
+    python clients/python/solve.py --true-candidates --fpuzzles tests/data/variants/jigsaw.b64
 
 The stubs are built from proto/ when the script starts (grpc.protos_and_services, from grpcio-tools),
 so nothing generated is checked in; `--proto-dir` points at another copy of the proto folder. A `dns:///`
@@ -62,6 +63,11 @@ def main(argv=None):
     rpc.add_argument("--hint", action="store_true", help="the next step for PUZZLE")
     rpc.add_argument("--canonicalize", action="store_true", help="the min-lex form of PUZZLE")
     rpc.add_argument("--generate", type=int, metavar="COUNT", help="generate COUNT fresh puzzles")
+    rpc.add_argument(
+        "--true-candidates",
+        action="store_true",
+        help="each cell's symbols over every solution of PUZZLE: where a setter's puzzle is still open",
+    )
     parser.add_argument(
         "--fpuzzles",
         metavar="FILE|TEXT",
@@ -105,15 +111,22 @@ def main(argv=None):
                 reply = stub.Canonicalize(pb.CanonicalizeRequest(puzzle=args.puzzle), timeout=args.timeout)
                 print(reply.canonical, reply.transform)
                 return 0
+            request = pb.SolveRequest(
+                puzzle=args.puzzle or "",
+                fpuzzles=args.fpuzzles or "",
+                skip_uniqueness_check=args.skip_uniqueness_check,
+            )
+            if args.true_candidates:
+                reply = stub.TrueCandidates(request, timeout=args.timeout)
+                print(pb.Verdict.Name(reply.verdict))
+                # One line per row; each cell's symbols, padded to the widest.
+                side = round(len(reply.cells) ** 0.5)
+                width = max((len(cell) for cell in reply.cells), default=0)
+                for row in range(side):
+                    print(" ".join(cell.ljust(width) for cell in reply.cells[row * side : (row + 1) * side]).rstrip())
+                return 0
             if args.puzzle is not None or args.fpuzzles is not None:
-                reply = stub.Solve(
-                    pb.SolveRequest(
-                        puzzle=args.puzzle or "",
-                        fpuzzles=args.fpuzzles or "",
-                        skip_uniqueness_check=args.skip_uniqueness_check,
-                    ),
-                    timeout=args.timeout,
-                )
+                reply = stub.Solve(request, timeout=args.timeout)
                 print(pb.Verdict.Name(reply.verdict), reply.solution)
                 return 0
 

@@ -320,6 +320,30 @@ def test_example_client(server_addr, tmp_path):
     out = run("--grade", "--fpuzzles", str(killer))
     assert out.returncode == 2 and "rule 1 (cage)" in out.stderr, out.stderr
 
+    # The setter's view: a unique puzzle's true candidates are its solution, one row a line.
+    out = run("--true-candidates", "--fpuzzles", str(killer))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "VERDICT_UNIQUE"
+    assert [line.split() for line in lines[1:]] == [list(CLASSIC_SOLUTION[r * 9 : r * 9 + 9]) for r in range(9)]
+
+
+def test_true_candidates(pb, stub):
+    """TrueCandidates: every cell's symbols over all solutions, or an honest verdict with none."""
+    reply = stub.TrueCandidates(pb.msg.SolveRequest(puzzle="." * 16, box_rows=2, box_cols=2), timeout=10)
+    assert reply.verdict == pb.msg.VERDICT_MULTIPLE
+    assert list(reply.cells) == ["1234"] * 16
+    reply = stub.TrueCandidates(pb.msg.SolveRequest(puzzle=CLASSIC), timeout=10)
+    assert reply.verdict == pb.msg.VERDICT_UNIQUE
+    assert "".join(reply.cells) == CLASSIC_SOLUTION
+    # Row 1 holds 2-9 and column 1 a 1: unsolvable, so no cell has a candidate.
+    reply = stub.TrueCandidates(pb.msg.SolveRequest(puzzle=".23456789" + "1" + "." * 71), timeout=10)
+    assert reply.verdict == pb.msg.VERDICT_UNSOLVABLE
+    assert list(reply.cells) == []
+    with pytest.raises(grpc.RpcError) as err:
+        stub.TrueCandidates(pb.msg.SolveRequest(puzzle=CLASH_IN_ROW_1), timeout=10)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
 
 def test_grade_explains_a_path_to_the_solution(pb, stub):
     reply = stub.Grade(pb.msg.GradeRequest(puzzle=CLASSIC, include_steps=True), timeout=10)
