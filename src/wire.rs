@@ -43,9 +43,7 @@ pub fn read_puzzle(
     box_cols: u32,
     symbols: &str,
 ) -> Result<Read, PuzzleError> {
-    let read = read_grid(puzzle, box_rows, box_cols, symbols)?;
-    read.check_givens()?;
-    Ok(read)
+    Grid::read_puzzle(puzzle, &Format::new(box_rows, box_cols, symbols)?)
 }
 
 /// [`read_puzzle`] without the check that no two givens clash ([`Read::check_givens`]).

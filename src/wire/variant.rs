@@ -258,37 +258,38 @@ pub trait SolveInput: PuzzleRequest {
 
     /// The request's puzzle: a variant when `fpuzzles` or `rules` is set, else the classic puzzle.
     fn input(&self) -> Result<Input, InputError> {
-        let input = self.solver_input()?;
-        if let Input::Classic(read) = &input {
-            read.check_givens()?;
-        }
-        Ok(input)
+        read_input(self, true)
     }
 
     /// [`SolveInput::input`] for the solver alone, which finds clashing givens of a 9x9 grid as it
     /// reads them: such a puzzle is not checked here, so whoever solves it must look for the clash
     /// ([`Read::check_givens`]) when the solver finds no solution.
     fn solver_input(&self) -> Result<Input, InputError> {
-        let (puzzle, box_rows, box_cols, symbols) = self.fields();
-        let (fpuzzles, rules) = self.variant_fields();
-        let classic = ClassicFields {
-            puzzle,
-            box_rows,
-            box_cols,
-            symbols,
-        };
-        Ok(match read_variant(&classic, fpuzzles, rules)? {
-            Some(variant) => Input::Variant(variant),
-            None => {
-                let read =
-                    read_grid(puzzle, box_rows, box_cols, symbols).map_err(PuzzleError::from)?;
-                if read.grid.shape() != Shape::NINE {
-                    read.check_givens()?;
-                }
-                Input::Classic(read)
-            }
-        })
+        read_input(self, false)
     }
+}
+
+/// A request's puzzle, its classic givens checked for a clash unless `check_nine` is false and
+/// the grid is 9x9.
+fn read_input<R: SolveInput + ?Sized>(request: &R, check_nine: bool) -> Result<Input, InputError> {
+    let (puzzle, box_rows, box_cols, symbols) = request.fields();
+    let (fpuzzles, rules) = request.variant_fields();
+    let classic = ClassicFields {
+        puzzle,
+        box_rows,
+        box_cols,
+        symbols,
+    };
+    Ok(match read_variant(&classic, fpuzzles, rules)? {
+        Some(variant) => Input::Variant(variant),
+        None => {
+            let read = read_grid(puzzle, box_rows, box_cols, symbols).map_err(PuzzleError::from)?;
+            if check_nine || read.grid.shape() != Shape::NINE {
+                read.check_givens()?;
+            }
+            Input::Classic(read)
+        }
+    })
 }
 
 macro_rules! solve_input {
