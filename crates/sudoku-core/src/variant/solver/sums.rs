@@ -259,18 +259,6 @@ pub(super) fn combinations(side: usize, count: usize, total: u32) -> Vec<u16> {
 /// assignments of a larger one are too many to walk at every propagation.
 const MOST_MATCHED: usize = 3;
 
-/// The values of a mask, one bit each, lowest first.
-#[inline]
-fn bits(mut mask: u16) -> impl Iterator<Item = u16> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let one = mask & mask.wrapping_neg();
-            mask &= !one;
-            one
-        })
-    })
-}
-
 /// Walks every way of giving `cells` (one to three, [`MOST_MATCHED`]) the values of `combo`, one
 /// each, each from its cell's candidates; each way found adds its values to `support`, cell by
 /// cell. Whether there is one. The last cell's value is what the others leave, so only the others
@@ -286,7 +274,7 @@ fn assign(b: &Board, cells: &[usize], combo: u16, support: &mut [u16; MOST_MATCH
         }
         [x, y] => {
             let my = b.get(y);
-            for v in bits(b.get(x) & combo) {
+            for v in values(b.get(x) & combo).map(bit) {
                 let w = combo & !v;
                 if my & w != 0 {
                     support[0] |= v;
@@ -297,8 +285,8 @@ fn assign(b: &Board, cells: &[usize], combo: u16, support: &mut [u16; MOST_MATCH
         }
         [x, y, z] => {
             let (my, mz) = (b.get(y) & combo, b.get(z));
-            for v in bits(b.get(x) & combo) {
-                for w in bits(my & !v) {
+            for v in values(b.get(x) & combo).map(bit) {
+                for w in values(my & !v).map(bit) {
                     let u = combo & !v & !w;
                     if mz & u != 0 {
                         support[0] |= v;
