@@ -63,6 +63,7 @@ impl<'a> Options<'a> {
             exhausted: false,
             cancel: self.cancel,
             ceiling: u16::MAX,
+            triples: aligned_triple_exclusion::Memo::default(),
         }
     }
 }

@@ -292,6 +292,8 @@ pub struct Context<'a> {
     /// The highest rating (tenths) the caller wants: once the next step must be rated above it,
     /// the search stops ([`Stopped::AboveCeiling`]) rather than find that step. `u16::MAX`: none.
     pub ceiling: u16,
+    /// What the aligned triple exclusion saw when it last found nothing on this walk.
+    pub triples: aligned_triple_exclusion::Memo,
 }
 
 impl Context<'_> {

@@ -6,6 +6,11 @@
 //! the Nishio chains. The cells are taken in SE's order: two of them as for the aligned pair
 //! exclusion, then the third among the other cells that may take part and that one of the two
 //! sees through a cell of two or three candidates; the first that removes something is the step.
+//!
+//! What a choice excludes depends only on the three cells and the cells that see all three, and a
+//! grading only ever takes candidates away. So once the search has found nothing, a [`Memo`] of
+//! the candidates lets the next search on the same walk pass over every triple whose cells and
+//! common peers are as they were: it would find nothing there again.
 
 use super::{Context, Step, Technique};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
@@ -46,61 +51,117 @@ fn both(a: &[u64], b: &[u64]) -> (Cells, u32) {
     (set, count)
 }
 
+/// The candidates of every cell when the exclusion last found nothing on a grading's walk, empty
+/// before that: the triples whose cells and common peers still have them need no second look.
+#[derive(Clone, Debug, Default)]
+pub struct Memo {
+    cands: Vec<Mask>,
+}
+
+impl Memo {
+    /// The cells whose candidates are not what they were when the search last found nothing:
+    /// every cell when there is nothing to go by, or when a cell has gained a candidate since
+    /// (a board that is not the same walk's).
+    fn changed(&self, board: &Board) -> Cells {
+        let cells = board.n() * board.n();
+        let mut changed: Cells = [0; WORDS];
+        if self.cands.len() != cells || (0..cells).any(|c| board.cands(c) & !self.cands[c] != 0) {
+            changed.fill(u64::MAX);
+        } else {
+            for cell in (0..cells).filter(|&c| board.cands(c) != self.cands[c]) {
+                changed[cell / 64] |= 1 << (cell % 64);
+            }
+        }
+        changed
+    }
+}
+
+/// A cell that may take part: its peers of two or three candidates (the cells that may exclude),
+/// and which of its peers, and whether itself, changed since the search last found nothing.
+struct Base {
+    cell: usize,
+    excluders: Cells,
+    changed_peers: Cells,
+    changed: bool,
+}
+
 /// The first aligned triple exclusion that removes something.
-pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
+pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     let n = board.n();
     let geo = board.geo();
     let words = (n * n).div_ceil(64);
     if words > WORDS {
         return None;
     }
+    let changed = ctx.triples.changed(board);
     let width = |c: usize| board.cands(c).count_ones();
-    // The cells that may take part, each with its peers of two or three candidates (the cells
-    // that may exclude); none beside a peer with one candidate left.
-    let mut bases: Vec<(usize, Cells)> = Vec::new();
+    // The cells that may take part; none beside a peer with one candidate left.
+    let mut bases: Vec<Base> = Vec::new();
     for cell in (0..n * n).filter(|&c| width(c) >= 2) {
         let mut excluders: Cells = [0; WORDS];
+        let mut changed_peers: Cells = [0; WORDS];
         let mut single = false;
         for peer in geo.all_units_of(cell).flat_map(|unit| geo.cells_of(unit)) {
+            if peer == cell {
+                continue;
+            }
+            if has(&changed, peer) {
+                changed_peers[peer / 64] |= 1 << (peer % 64);
+            }
             match width(peer) {
                 1 => single = true,
-                2 | 3 if peer != cell => excluders[peer / 64] |= 1 << (peer % 64),
+                2 | 3 => excluders[peer / 64] |= 1 << (peer % 64),
                 _ => {}
             }
         }
         if !single && excluders.iter().any(|&w| w != 0) {
-            bases.push((cell, excluders));
+            bases.push(Base {
+                cell,
+                excluders,
+                changed_peers,
+                changed: has(&changed, cell),
+            });
         }
     }
     let mut at = vec![usize::MAX; n * n];
-    for (i, (cell, _)) in bases.iter().enumerate() {
-        at[*cell] = i;
+    for (i, base) in bases.iter().enumerate() {
+        at[base.cell] = i;
     }
     let mut tails = Vec::new();
     let mut excluding: Vec<Mask> = Vec::new();
-    for (j, (b, ex_b)) in bases.iter().enumerate() {
-        for (i, (a, ex_a)) in bases[..j].iter().enumerate() {
-            let (ex_a, ex_b) = (&ex_a[..words], &ex_b[..words]);
+    for (j, second) in bases.iter().enumerate() {
+        let (b, ex_b) = (second.cell, &second.excluders[..words]);
+        for (i, first) in bases[..j].iter().enumerate() {
+            let (a, ex_a) = (first.cell, &first.excluders[..words]);
             let (pair, shared) = both(ex_a, ex_b);
             if shared < 2 {
                 continue;
             }
+            // Unless one of the two or a peer they share changed, only a changed third cell can
+            // make a triple that was not looked at before.
+            let (_, changed_shared) = both(&first.changed_peers[..words], &second.changed_peers);
+            let pair_changed = first.changed || second.changed || changed_shared > 0;
+            let mut thirds: Cells = [0; WORDS];
+            for (w, third) in thirds[..words].iter_mut().enumerate() {
+                *third = (ex_a[w] | ex_b[w]) & if pair_changed { u64::MAX } else { changed[w] };
+            }
             // The third cells: the cells that may take part among those that exclude for either
             // of the two, the first's before the second's.
             tails.clear();
-            for c in members(ex_a).chain(members(ex_b).filter(|&c| !has(ex_a, c))) {
-                if c != *a && c != *b && at[c] != usize::MAX {
+            let thirds = &thirds[..words];
+            let (of_a, _) = both(ex_a, thirds);
+            for c in members(&of_a[..words]).chain(members(thirds).filter(|&c| !has(ex_a, c))) {
+                if c != a && c != b && at[c] != usize::MAX {
                     tails.push(c);
                 }
             }
             for &c in &tails {
-                let (t, ex_c) = (at[c], &bases[at[c]].1[..words]);
+                let (t, third) = (at[c], &bases[at[c]]);
+                let ex_c = &third.excluders[..words];
                 // A third cell met before: the three were tried at the pair of the first and the
                 // third, or of the third and the second when the third comes first.
                 if t < j
-                    && (has(ex_a, *b)
-                        || has(ex_c, *b)
-                        || (t < i && (has(ex_c, *a) || has(ex_b, *a))))
+                    && (has(ex_a, b) || has(ex_c, b) || (t < i && (has(ex_c, a) || has(ex_b, a))))
                 {
                     continue;
                 }
@@ -110,7 +171,7 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
                 }
                 excluding.clear();
                 excluding.extend(members(&common[..words]).map(|e| board.cands(e)));
-                let cells = [*a, *b, c];
+                let cells = [a, b, c];
                 let kept = allowed(board, cells, &excluding);
                 let eliminations: Vec<Candidate> = cells
                     .iter()
@@ -126,34 +187,42 @@ pub fn find(board: &Board, ctx: &Context<'_>) -> Option<Step> {
             }
         }
     }
+    ctx.triples.cands = (0..n * n).map(|c| board.cands(c)).collect();
     None
 }
 
 /// The values of each of `cells` that some allowed choice gives it: no value in two of the cells
-/// that see each other, and not every value of one of the `excluding` cells.
+/// that see each other, and not every value of one of the `excluding` cells. The choices are
+/// walked a pair of values for the first two cells at a time: an excluding cell that the pair
+/// leaves one value of bars the third cell from that value.
 fn allowed(board: &Board, cells: [usize; 3], excluding: &[Mask]) -> [Mask; 3] {
     let geo = board.geo();
     let [a, b, c] = cells;
     let (ab, ac, bc) = (geo.sees(a, b), geo.sees(a, c), geo.sees(b, c));
     let full = cells.map(|cell| board.cands(cell));
     let mut kept = [0 as Mask; 3];
-    for x in values(board.cands(a)) {
-        for y in values(board.cands(b)) {
+    for x in values(full[0]) {
+        for y in values(full[1]) {
             if ab && x == y {
                 continue;
             }
-            for z in values(board.cands(c)) {
-                if (ac && x == z) || (bc && y == z) {
-                    continue;
+            let pair = bit(x) | bit(y);
+            let mut barred = if ac { bit(x) } else { 0 } | if bc { bit(y) } else { 0 };
+            let mut excluded = false;
+            for &e in excluding {
+                let rest = e & !pair;
+                excluded |= rest == 0;
+                if rest & rest.wrapping_sub(1) == 0 {
+                    barred |= rest;
                 }
-                let taken = bit(x) | bit(y) | bit(z);
-                if excluding.iter().all(|&e| e & !taken != 0) {
-                    kept[0] |= bit(x);
-                    kept[1] |= bit(y);
-                    kept[2] |= bit(z);
-                    if kept == full {
-                        return kept;
-                    }
+            }
+            let third = full[2] & !barred;
+            if !excluded && third != 0 {
+                kept[0] |= bit(x);
+                kept[1] |= bit(y);
+                kept[2] |= third;
+                if kept == full {
+                    return kept;
                 }
             }
         }
@@ -177,7 +246,7 @@ fn step(board: &Board, ctx: &Context<'_>, cells: [usize; 3], eliminations: Vec<C
 
 #[cfg(test)]
 mod tests {
-    use crate::candidates::Candidate;
+    use crate::candidates::{Board, Candidate, Geometry};
     use crate::grader::{self, Options};
     use crate::strategy::Technique;
 
@@ -212,5 +281,43 @@ mod tests {
                 value: 7
             }]
         );
+    }
+
+    #[test]
+    fn the_memo_of_a_walk_passes_over_no_triple_that_removes_something() {
+        // Along each walk (one context, so one memo), the search from nothing finds no exclusion
+        // wherever the walk took a harder technique, and the walk's own where it took one. The
+        // second puzzle's walk takes two exclusions after three forcing chains.
+        for puzzle in [
+            ".4..23.7...65.....13...9.4.............41..63.....298....2...3.3.8.6...5....5...4",
+            ".7...63......42.....8....46..2.....3.4.58.1.21......5...617.9.4...3.58..8........",
+        ] {
+            let (grid, grade) = grader::grade_of(puzzle, &Options::default());
+            let solution = grader::unique_solution(&grid, u64::MAX, None)
+                .expect("not cancelled")
+                .expect("a unique puzzle");
+            let mut board = Board::on(Geometry::of(grid.shape()), &grid).expect("no clash");
+            let mut looked = 0;
+            for step in &grade.steps {
+                if step.technique >= Technique::AlignedTripleExclusion {
+                    looked += 1;
+                    let mut fresh = Options::default().context(solution.cells());
+                    let found = super::find(&board, &mut fresh);
+                    if step.technique == Technique::AlignedTripleExclusion {
+                        assert_eq!(
+                            found.map(|s| s.eliminations),
+                            Some(step.eliminations.clone())
+                        );
+                    } else {
+                        assert!(
+                            found.is_none(),
+                            "{puzzle}: an exclusion the walk passed over"
+                        );
+                    }
+                }
+                assert!(board.apply(&step.placements, &step.eliminations));
+            }
+            assert!(looked > 0, "{puzzle}: the walk never got to the exclusion");
+        }
     }
 }
