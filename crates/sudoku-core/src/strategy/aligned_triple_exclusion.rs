@@ -7,10 +7,11 @@
 //! exclusion, then the third among the other cells that may take part and that one of the two
 //! sees through a cell of two or three candidates; the first that removes something is the step.
 //!
-//! What a choice excludes depends only on the three cells and the cells that see all three, and a
-//! grading only ever takes candidates away. So once the search has found nothing, a [`Memo`] of
-//! the candidates lets the next search on the same walk pass over every triple whose cells and
-//! common peers are as they were: it would find nothing there again.
+//! What a choice excludes depends only on the three cells and the excluding cells that see all
+//! three, and a grading only ever takes candidates away, so an excluding cell that is as it was,
+//! or that has gone, excludes nothing it did not before. So once the search has found nothing, a
+//! [`Memo`] of the candidates lets the next search on the same walk pass over every triple whose
+//! cells are as they were and whose excluding cells all are: it would find nothing there again.
 
 use super::{Context, Step, Technique};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
@@ -77,11 +78,11 @@ impl Memo {
 }
 
 /// A cell that may take part: its peers of two or three candidates (the cells that may exclude),
-/// and which of its peers, and whether itself, changed since the search last found nothing.
+/// and which of them, and whether itself, changed since the search last found nothing.
 struct Base {
     cell: usize,
     excluders: Cells,
-    changed_peers: Cells,
+    changed_excluders: Cells,
     changed: bool,
 }
 
@@ -99,14 +100,10 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     let mut bases: Vec<Base> = Vec::new();
     for cell in (0..n * n).filter(|&c| width(c) >= 2) {
         let mut excluders: Cells = [0; WORDS];
-        let mut changed_peers: Cells = [0; WORDS];
         let mut single = false;
         for peer in geo.all_units_of(cell).flat_map(|unit| geo.cells_of(unit)) {
             if peer == cell {
                 continue;
-            }
-            if has(&changed, peer) {
-                changed_peers[peer / 64] |= 1 << (peer % 64);
             }
             match width(peer) {
                 1 => single = true,
@@ -118,7 +115,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
             bases.push(Base {
                 cell,
                 excluders,
-                changed_peers,
+                changed_excluders: both(&excluders[..words], &changed).0,
                 changed: has(&changed, cell),
             });
         }
@@ -137,10 +134,11 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
             if shared < 2 {
                 continue;
             }
-            // Unless one of the two or a peer they share changed, only a changed third cell can
-            // make a triple that was not looked at before.
-            let (_, changed_shared) = both(&first.changed_peers[..words], &second.changed_peers);
-            let pair_changed = first.changed || second.changed || changed_shared > 0;
+            // Unless one of the two or an excluding cell they share changed, only a changed third
+            // cell can make a triple that was not looked at before.
+            let (changed_shared, shared_changes) =
+                both(&first.changed_excluders[..words], &second.changed_excluders);
+            let pair_changed = first.changed || second.changed || shared_changes > 0;
             let mut thirds: Cells = [0; WORDS];
             for (w, third) in thirds[..words].iter_mut().enumerate() {
                 *third = (ex_a[w] | ex_b[w]) & if pair_changed { u64::MAX } else { changed[w] };
@@ -162,6 +160,13 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
                 // third, or of the third and the second when the third comes first.
                 if t < j
                     && (has(ex_a, b) || has(ex_c, b) || (t < i && (has(ex_c, a) || has(ex_b, a))))
+                {
+                    continue;
+                }
+                // Nor, when only excluding cells the two share changed, with a third that sees
+                // none of them.
+                if !(first.changed || second.changed || third.changed)
+                    && both(&changed_shared[..words], &third.changed_excluders).1 == 0
                 {
                     continue;
                 }
