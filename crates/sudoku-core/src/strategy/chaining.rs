@@ -23,7 +23,7 @@ use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::rc::Rc;
 
-use super::unary_chain::{Links, Using, cell_consequences, unit_consequences};
+use super::unary_chain::{Links, Using, cell_consequences, node, parts, unit_consequences};
 use super::{Context, Marks, Step, Technique, length_adjustment};
 use crate::candidates::{Board, Candidate, bit, values};
 
@@ -109,16 +109,6 @@ impl Kind {
             Kind::DynamicMultiple => 3,
         }
     }
-}
-
-/// A node: candidate `cell * n + value - 1`, times two, plus one when true.
-fn key(n: usize, cell: usize, value: u8, on: bool) -> usize {
-    (cell * n + usize::from(value) - 1) * 2 + usize::from(on)
-}
-
-fn parts(n: usize, key: usize) -> (usize, u8, bool) {
-    let c = key / 2;
-    (c / n, (c % n) as u8 + 1, key % 2 == 1)
 }
 
 /// What one assumption leads to: every node reached, each with its parents (indexes into the
@@ -415,12 +405,12 @@ fn follow_on(
                 made_parents.push(at);
                 // The cell's candidates this chain took off are parents too.
                 for gone in values(board.cands(cell) & !now.cands(cell)) {
-                    if let Some(i) = c.get(key(n, cell, gone, false)) {
+                    if let Some(i) = c.get(node(n, cell, gone, false)) {
                         made_parents.push(i);
                     }
                 }
                 made.push((
-                    key(n, cell, other, true),
+                    node(n, cell, other, true),
                     from,
                     made_parents.len() - from,
                     NONE,
@@ -434,12 +424,12 @@ fn follow_on(
                     made_parents.push(at);
                     let gone = board.positions(unit, value) & !now.positions(unit, value);
                     for g in geo.cells_in(unit, gone) {
-                        if let Some(i) = c.get(key(n, g, value, false)) {
+                        if let Some(i) = c.get(node(n, g, value, false)) {
                             made_parents.push(i);
                         }
                     }
                     made.push((
-                        key(n, peer, value, true),
+                        node(n, peer, value, true),
                         from,
                         made_parents.len() - from,
                         NONE,
@@ -460,11 +450,11 @@ fn follow_on(
                 for implied in advanced::implied(board, now) {
                     let from = made_parents.len();
                     for gone in &implied.rests_on {
-                        if let Some(i) = c.get(key(n, gone.cell, gone.value, false)) {
+                        if let Some(i) = c.get(node(n, gone.cell, gone.value, false)) {
                             made_parents.push(i);
                         }
                     }
-                    let k = key(n, implied.gone.cell, implied.gone.value, false);
+                    let k = node(n, implied.gone.cell, implied.gone.value, false);
                     made.push((k, from, made_parents.len() - from, NONE));
                 }
             }
@@ -481,7 +471,7 @@ fn follow_on(
                 for implied in found {
                     let from = made_parents.len();
                     for gone in &implied.rests_on {
-                        if let Some(i) = c.get(key(n, gone.cell, gone.value, false)) {
+                        if let Some(i) = c.get(node(n, gone.cell, gone.value, false)) {
                             made_parents.push(i);
                         }
                     }
@@ -492,7 +482,7 @@ fn follow_on(
                             c.chains.len() - 1
                         }
                     };
-                    let k = key(n, implied.gone.cell, implied.gone.value, false);
+                    let k = node(n, implied.gone.cell, implied.gone.value, false);
                     made.push((k, from, made_parents.len() - from, chain as u32));
                 }
             }
@@ -859,7 +849,7 @@ fn search(
             let on = follow(
                 board,
                 kind,
-                key(n, cell, value, true),
+                node(n, cell, value, true),
                 ended(),
                 &mut searches,
                 scratch,
@@ -875,7 +865,7 @@ fn search(
                 Some(follow(
                     board,
                     kind,
-                    key(n, cell, value, false),
+                    node(n, cell, value, false),
                     ended,
                     &mut searches,
                     scratch,
@@ -897,8 +887,8 @@ fn search(
             if let Some(off) = &off {
                 // A contradiction decides the assumption.
                 for (closure, start, off_branch) in [
-                    (&on, key(n, cell, value, true), false),
-                    (off, key(n, cell, value, false), true),
+                    (&on, node(n, cell, value, true), false),
+                    (off, node(n, cell, value, false), true),
                 ] {
                     if let Some((t, f)) = closure.contradiction {
                         let complexity = closure.ancestors(t, &mut walk)
@@ -1021,7 +1011,8 @@ fn search(
 #[cfg(test)]
 mod tests {
     use super::{
-        FOLLOWED, Kind, Links, Scratch, find, follow, forcing_groups, key, nested, to_follow, worth,
+        FOLLOWED, Kind, Links, Scratch, find, follow, forcing_groups, nested, node, to_follow,
+        worth,
     };
     use crate::candidates::{Board, values};
     use crate::grader::{self, Options};
@@ -1057,7 +1048,7 @@ mod tests {
                 barren += usize::from(sure);
                 for cell in (0..n * n).filter(|&c| board.cands(c).count_ones() > 1) {
                     for on in [true, false].into_iter().filter(|_| board.has(cell, value)) {
-                        let start = key(n, cell, value, on);
+                        let start = node(n, cell, value, on);
                         let (searches, scratch) =
                             (&mut nested::Searches::default(), &mut Scratch::default());
                         let c = follow(&board, Kind::Nishio, start, None, searches, scratch);

@@ -26,14 +26,20 @@ use super::{Context, Marks, Step, Technique, length_adjustment, longest_adjusted
 use crate::candidates::{Board, Candidate, Mask, bit, values};
 
 /// A node: candidate `cell * n + value - 1`, times two, plus one when assumed true.
-fn node(n: usize, cell: usize, value: u8, on: bool) -> usize {
+pub(super) fn node(n: usize, cell: usize, value: u8, on: bool) -> usize {
     (cell * n + usize::from(value) - 1) * 2 + usize::from(on)
 }
 
-/// What a node says: cell, value, true or false.
-fn parts(n: usize, id: usize) -> (usize, u8, bool) {
+/// What a node says: cell, value, true or false. The chains ask it of every node they reach, so
+/// a 9x9 grid's divisions are by a constant, which compiles to multiplications.
+pub(super) fn parts(n: usize, id: usize) -> (usize, u8, bool) {
     let c = id / 2;
-    (c / n, (c % n) as u8 + 1, id % 2 == 1)
+    let (cell, value) = if n == 9 {
+        (c / 9, c % 9)
+    } else {
+        (c / n, c % n)
+    };
+    (cell, value as u8 + 1, id % 2 == 1)
 }
 
 /// The chain found from one start: its rating, its length in candidates, the path from the start.

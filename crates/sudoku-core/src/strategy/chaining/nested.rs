@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::super::unary_chain::{self, Links, Reach, Using};
-use super::{DENSE_KEYS, key, parts};
+use super::{DENSE_KEYS, node, parts};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
 
 /// An elimination the chain may take by a nested forcing chain.
@@ -53,7 +53,7 @@ fn new_links(start: &Board, last: &Board, now: &Board) -> Vec<Strong> {
             let mut vs = values(cands);
             let (a, b) = (vs.next().unwrap_or(1), vs.next().unwrap_or(1));
             out.push(Strong {
-                ends: [key(n, cell, a, true), key(n, cell, b, true)],
+                ends: [node(n, cell, a, true), node(n, cell, b, true)],
                 rests_on: values(start.cands(cell) & !cands)
                     .map(|value| Candidate { cell, value })
                     .collect(),
@@ -69,7 +69,7 @@ fn new_links(start: &Board, last: &Board, now: &Board) -> Vec<Strong> {
             let mut cells = geo.cells_in(unit, places);
             let (a, b) = (cells.next().unwrap_or(0), cells.next().unwrap_or(0));
             out.push(Strong {
-                ends: [key(n, a, value, true), key(n, b, value, true)],
+                ends: [node(n, a, value, true), node(n, b, value, true)],
                 rests_on: unit_gone(start, now, unit, value).collect(),
             });
         }
@@ -320,7 +320,7 @@ pub(super) fn multiple(
     for cell in (0..n * n).filter(|&cell| wide(cell)) {
         sets.push(
             values(now.cands(cell))
-                .map(|v| key(n, cell, v, true))
+                .map(|v| node(n, cell, v, true))
                 .collect(),
         );
     }
@@ -330,7 +330,7 @@ pub(super) fn multiple(
             if places.count_ones() >= 2 && geo.cells_in(unit, places).next().is_some_and(wide) {
                 sets.push(
                     geo.cells_in(unit, places)
-                        .map(|c| key(n, c, value, true))
+                        .map(|c| node(n, c, value, true))
                         .collect(),
                 );
             }
