@@ -53,7 +53,8 @@ fn both(a: &[u64], b: &[u64]) -> (Cells, u32) {
 }
 
 /// The candidates of every cell when the exclusion last found nothing on a grading's walk, empty
-/// before that: the triples whose cells and common peers still have them need no second look.
+/// before that: the triples whose cells and shared excluding cells still have them need no second
+/// look.
 #[derive(Clone, Debug, Default)]
 pub struct Memo {
     cands: Vec<Mask>,
