@@ -22,8 +22,9 @@ pub const RATING: u16 = 75;
 /// Words in a set of cells: a 25x25 grid has 625.
 const WORDS: usize = 10;
 
-/// A set of cells, one bit each.
-type Cells = [u64; WORDS];
+/// A set of cells, one bit each, in `W` words: two for a 9x9 grid, whose sets are then copied and
+/// cleared as two registers, [`WORDS`] for any grid.
+type Cells<const W: usize> = [u64; W];
 
 /// The cells of `set`, ascending.
 fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
@@ -42,14 +43,9 @@ fn has(set: &[u64], cell: usize) -> bool {
 }
 
 /// The cells in both sets, and how many.
-fn both(a: &[u64], b: &[u64]) -> (Cells, u32) {
-    let mut set: Cells = [0; WORDS];
-    let mut count = 0;
-    for (w, (x, y)) in set.iter_mut().zip(a.iter().zip(b)) {
-        *w = x & y;
-        count += w.count_ones();
-    }
-    (set, count)
+fn both<const W: usize>(a: &Cells<W>, b: &Cells<W>) -> (Cells<W>, u32) {
+    let set: Cells<W> = std::array::from_fn(|w| a[w] & b[w]);
+    (set, set.iter().map(|w| w.count_ones()).sum())
 }
 
 /// The candidates of every cell when the exclusion last found nothing on a grading's walk, empty
@@ -64,9 +60,9 @@ impl Memo {
     /// The cells whose candidates are not what they were when the search last found nothing:
     /// every cell when there is nothing to go by, or when a cell has gained a candidate since
     /// (a board that is not the same walk's).
-    fn changed(&self, board: &Board) -> Cells {
+    fn changed<const W: usize>(&self, board: &Board) -> Cells<W> {
         let cells = board.n() * board.n();
-        let mut changed: Cells = [0; WORDS];
+        let mut changed: Cells<W> = [0; W];
         if self.cands.len() != cells || (0..cells).any(|c| board.cands(c) & !self.cands[c] != 0) {
             changed.fill(u64::MAX);
         } else {
@@ -80,27 +76,32 @@ impl Memo {
 
 /// A cell that may take part: its peers of two or three candidates (the cells that may exclude),
 /// and which of them, and whether itself, changed since the search last found nothing.
-struct Base {
+struct Base<const W: usize> {
     cell: usize,
-    excluders: Cells,
-    changed_excluders: Cells,
+    excluders: Cells<W>,
+    changed_excluders: Cells<W>,
     changed: bool,
 }
 
 /// The first aligned triple exclusion that removes something.
 pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
+    match (board.n() * board.n()).div_ceil(64) {
+        0..=2 => search::<2>(board, ctx),
+        3..=WORDS => search::<WORDS>(board, ctx),
+        _ => None,
+    }
+}
+
+/// [`find`] with sets of cells in `W` words.
+fn search<const W: usize>(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     let n = board.n();
     let geo = board.geo();
-    let words = (n * n).div_ceil(64);
-    if words > WORDS {
-        return None;
-    }
-    let changed = ctx.triples.changed(board);
+    let changed: Cells<W> = ctx.triples.changed(board);
     let width = |c: usize| board.cands(c).count_ones();
     // The cells that may take part; none beside a peer with one candidate left.
-    let mut bases: Vec<Base> = Vec::new();
+    let mut bases: Vec<Base<W>> = Vec::new();
     for cell in (0..n * n).filter(|&c| width(c) >= 2) {
-        let mut excluders: Cells = [0; WORDS];
+        let mut excluders: Cells<W> = [0; W];
         let mut single = false;
         for peer in geo.all_units_of(cell).flat_map(|unit| geo.cells_of(unit)) {
             if peer == cell {
@@ -116,7 +117,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
             bases.push(Base {
                 cell,
                 excluders,
-                changed_excluders: both(&excluders[..words], &changed).0,
+                changed_excluders: both(&excluders, &changed).0,
                 changed: has(&changed, cell),
             });
         }
@@ -128,9 +129,9 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
     let mut tails = Vec::new();
     let mut excluding: Vec<Mask> = Vec::new();
     for (j, second) in bases.iter().enumerate() {
-        let (b, ex_b) = (second.cell, &second.excluders[..words]);
+        let (b, ex_b) = (second.cell, &second.excluders);
         for (i, first) in bases[..j].iter().enumerate() {
-            let (a, ex_a) = (first.cell, &first.excluders[..words]);
+            let (a, ex_a) = (first.cell, &first.excluders);
             let (pair, shared) = both(ex_a, ex_b);
             if shared < 2 {
                 continue;
@@ -138,25 +139,23 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
             // Unless one of the two or an excluding cell they share changed, only a changed third
             // cell can make a triple that was not looked at before.
             let (changed_shared, shared_changes) =
-                both(&first.changed_excluders[..words], &second.changed_excluders);
+                both(&first.changed_excluders, &second.changed_excluders);
             let pair_changed = first.changed || second.changed || shared_changes > 0;
-            let mut thirds: Cells = [0; WORDS];
-            for (w, third) in thirds[..words].iter_mut().enumerate() {
-                *third = (ex_a[w] | ex_b[w]) & if pair_changed { u64::MAX } else { changed[w] };
-            }
+            let thirds: Cells<W> = std::array::from_fn(|w| {
+                (ex_a[w] | ex_b[w]) & if pair_changed { u64::MAX } else { changed[w] }
+            });
             // The third cells: the cells that may take part among those that exclude for either
             // of the two, the first's before the second's.
             tails.clear();
-            let thirds = &thirds[..words];
-            let (of_a, _) = both(ex_a, thirds);
-            for c in members(&of_a[..words]).chain(members(thirds).filter(|&c| !has(ex_a, c))) {
+            let (of_a, _) = both(ex_a, &thirds);
+            for c in members(&of_a).chain(members(&thirds).filter(|&c| !has(ex_a, c))) {
                 if c != a && c != b && at[c] != usize::MAX {
                     tails.push(c);
                 }
             }
             for &c in &tails {
                 let (t, third) = (at[c], &bases[at[c]]);
-                let ex_c = &third.excluders[..words];
+                let ex_c = &third.excluders;
                 // A third cell met before: the three were tried at the pair of the first and the
                 // third, or of the third and the second when the third comes first.
                 if t < j
@@ -167,16 +166,16 @@ pub fn find(board: &Board, ctx: &mut Context<'_>) -> Option<Step> {
                 // Nor, when only excluding cells the two share changed, with a third that sees
                 // none of them.
                 if !(first.changed || second.changed || third.changed)
-                    && both(&changed_shared[..words], &third.changed_excluders).1 == 0
+                    && both(&changed_shared, &third.changed_excluders).1 == 0
                 {
                     continue;
                 }
-                let (common, shared) = both(&pair[..words], ex_c);
+                let (common, shared) = both(&pair, ex_c);
                 if shared < 2 {
                     continue;
                 }
                 excluding.clear();
-                excluding.extend(members(&common[..words]).map(|e| board.cands(e)));
+                excluding.extend(members(&common).map(|e| board.cands(e)));
                 let cells = [a, b, c];
                 let kept = allowed(board, cells, &excluding);
                 let eliminations: Vec<Candidate> = cells
