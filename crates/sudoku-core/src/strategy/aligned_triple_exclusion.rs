@@ -61,16 +61,28 @@ impl Memo {
     /// every cell when there is nothing to go by, or when a cell has gained a candidate since
     /// (a board that is not the same walk's).
     fn changed<const W: usize>(&self, board: &Board) -> Cells<W> {
-        let cells = board.n() * board.n();
+        let every = [u64::MAX; W];
+        if self.cands.len() != board.n() * board.n() {
+            return every;
+        }
         let mut changed: Cells<W> = [0; W];
-        if self.cands.len() != cells || (0..cells).any(|c| board.cands(c) & !self.cands[c] != 0) {
-            changed.fill(u64::MAX);
-        } else {
-            for cell in (0..cells).filter(|&c| board.cands(c) != self.cands[c]) {
+        for (cell, &then) in self.cands.iter().enumerate() {
+            let now = board.cands(cell);
+            if now & !then != 0 {
+                return every;
+            }
+            if now != then {
                 changed[cell / 64] |= 1 << (cell % 64);
             }
         }
         changed
+    }
+
+    /// Keeps `board`'s candidates as those of a search that found nothing.
+    fn remember(&mut self, board: &Board) {
+        self.cands.clear();
+        self.cands
+            .extend((0..board.n() * board.n()).map(|cell| board.cands(cell)));
     }
 }
 
@@ -192,7 +204,7 @@ fn search<const W: usize>(board: &Board, ctx: &mut Context<'_>) -> Option<Step> 
             }
         }
     }
-    ctx.triples.cands = (0..n * n).map(|c| board.cands(c)).collect();
+    ctx.triples.remember(board);
     None
 }
 
