@@ -5,6 +5,8 @@
 //! (resting on nothing) is no link of it. The first technique that gives anything gives all it
 //! has, as SE collects them.
 
+use smallvec::{SmallVec, smallvec};
+
 use crate::candidates::{Board, Candidate, Mask, UnitKind, bit, bits, values};
 
 /// An elimination the chain may take, and the candidates it rests on (all gone from `now` but
@@ -20,8 +22,9 @@ pub(super) struct Implied {
 /// from `start`.
 pub(super) fn implied(start: &Board, now: &Board) -> Vec<Implied> {
     let mut out = Vec::new();
+    let taken = taken(start, now);
     for technique in [locking, hidden_pairs, naked_pairs, x_wings] {
-        technique(start, now, &mut out);
+        technique(start, now, &taken, &mut out);
         if !out.is_empty() {
             break;
         }
@@ -40,6 +43,22 @@ fn push(out: &mut Vec<Implied>, gone: impl Iterator<Item = Candidate>, rests_on:
             rests_on: rests_on.clone(),
         });
     }
+}
+
+/// For each unit, the values the chain took a place of off: a pattern on a unit's places of a
+/// value rests on nothing unless the value is among them, and most are not.
+fn taken(start: &Board, now: &Board) -> SmallVec<[Mask; 32]> {
+    let geo = now.geo();
+    let mut taken = smallvec![0; geo.units().len()];
+    for cell in 0..now.n() * now.n() {
+        let gone = start.cands(cell) & !now.cands(cell);
+        if gone != 0 {
+            for unit in geo.all_units_of(cell) {
+                taken[unit] |= gone;
+            }
+        }
+    }
+    taken
 }
 
 /// The candidates `value` at the slots of `unit` outside `pattern` that were there at the start
@@ -62,7 +81,7 @@ fn taken_off<'a>(
 /// value whose places in a house all lie in one other unit leaves the rest of that unit. In SE's
 /// order, as the first pattern to take a candidate gives it its parents: boxes against columns,
 /// then rows, then columns and rows against boxes, each value in turn; then the extra units.
-fn locking(start: &Board, now: &Board, out: &mut Vec<Implied>) {
+fn locking(start: &Board, now: &Board, taken: &[Mask], out: &mut Vec<Implied>) {
     let geo = now.geo();
     let n = now.n();
     let (rows, columns, boxes) = (0..n, n..2 * n, 2 * n..3 * n);
@@ -73,7 +92,7 @@ fn locking(start: &Board, now: &Board, out: &mut Vec<Implied>) {
         (rows, UnitKind::Box),
     ] {
         for value in values(now.all()) {
-            for house in houses.clone() {
+            for house in houses.clone().filter(|&h| taken[h] & bit(value) != 0) {
                 lock(start, now, house, value, |c| geo.kind(c) == cover, out);
             }
         }
@@ -83,13 +102,14 @@ fn locking(start: &Board, now: &Board, out: &mut Vec<Implied>) {
     }
     let extra = |u: usize| geo.kind(u) == UnitKind::Extra;
     for house in geo.houses() {
-        for value in values(now.all()) {
+        for value in values(taken[house]) {
             lock(start, now, house, value, |c| extra(house) || extra(c), out);
         }
     }
 }
 
-/// Locking of `value` from `house` into the covers `cover` accepts.
+/// Locking of `value` from `house` into the covers `cover` accepts, where the chain took a place
+/// of `value` off `house` ([`taken`]).
 fn lock(
     start: &Board,
     now: &Board,
@@ -105,18 +125,7 @@ fn lock(
     }
     let first = geo.cell_at(house, places.trailing_zeros() as usize);
     for cover in geo.all_units_of(first).filter(|&c| c != house && cover(c)) {
-        if geo
-            .cells_in(house, places)
-            .any(|cell| !geo.holds(cover, cell))
-        {
-            continue;
-        }
-        // The house's slots inside the cover.
-        let shared = geo
-            .cells_of(house)
-            .enumerate()
-            .filter(|&(_, c)| geo.holds(cover, c))
-            .fold(0, |m: Mask, (slot, _)| m | 1 << slot);
+        let shared = slots_inside(now, house, cover);
         if shared.count_ones() < 2 || places & !shared != 0 {
             continue;
         }
@@ -130,6 +139,19 @@ fn lock(
             taken_off(start, now, house, value, shared).collect(),
         );
     }
+}
+
+/// The slots of `house` whose cells lie in `cover`.
+fn slots_inside(now: &Board, house: usize, cover: usize) -> Mask {
+    let geo = now.geo();
+    let classic = 3 * now.n();
+    if house < classic && cover < classic {
+        return geo.meet(house, cover);
+    }
+    geo.cells_of(house)
+        .enumerate()
+        .filter(|&(_, c)| geo.holds(cover, c))
+        .fold(0, |m: Mask, (slot, _)| m | 1 << slot)
 }
 
 /// Units in SE's order for its sets: boxes, columns, rows, then the extra units, each with more
@@ -150,12 +172,25 @@ fn in_se_order(
 
 /// Hidden pairs: two values with the same two places in a house leave those cells' other
 /// candidates.
-fn hidden_pairs(start: &Board, now: &Board, out: &mut Vec<Implied>) {
+fn hidden_pairs(start: &Board, now: &Board, taken: &[Mask], out: &mut Vec<Implied>) {
     let geo = now.geo();
     for house in in_se_order(start, geo.houses(), 4) {
-        let open: Vec<u8> = values(now.all() & !now.placed(house)).collect();
-        for (i, &a) in open.iter().enumerate() {
-            for &b in &open[i + 1..] {
+        // Values of at most two places; a pair rests on nothing unless the chain took a place of
+        // one of its values off the house.
+        let moved = taken[house];
+        if moved == 0 {
+            continue;
+        }
+        let open = values(now.all() & !now.placed(house))
+            .filter(|&value| now.positions(house, value).count_ones() <= 2)
+            .fold(0, |m: Mask, value| m | bit(value));
+        for a in values(open) {
+            let above = open & !(bit(a) | (bit(a) - 1));
+            for b in values(if moved & bit(a) != 0 {
+                above
+            } else {
+                above & moved
+            }) {
                 let places = now.positions(house, a) | now.positions(house, b);
                 if places.count_ones() != 2 {
                     continue;
@@ -176,9 +211,10 @@ fn hidden_pairs(start: &Board, now: &Board, out: &mut Vec<Implied>) {
 
 /// Naked pairs: two cells of a unit with the same two candidates leave the rest of the unit
 /// without them.
-fn naked_pairs(start: &Board, now: &Board, out: &mut Vec<Implied>) {
+fn naked_pairs(start: &Board, now: &Board, taken: &[Mask], out: &mut Vec<Implied>) {
     let geo = now.geo();
-    for unit in in_se_order(start, geo.units(), 3) {
+    // A pair rests on nothing unless the chain took candidates off one of its cells.
+    for unit in in_se_order(start, geo.units(), 3).filter(|&u| taken[u] != 0) {
         let cells: Vec<usize> = geo
             .cells_of(unit)
             .filter(|&c| now.cands(c).count_ones() == 2)
@@ -210,7 +246,7 @@ fn naked_pairs(start: &Board, now: &Board, out: &mut Vec<Implied>) {
 
 /// X-Wings: a value whose places in two rows lie in the same two columns leaves the rest of those
 /// columns (and the same with rows and columns swapped).
-fn x_wings(start: &Board, now: &Board, out: &mut Vec<Implied>) {
+fn x_wings(start: &Board, now: &Board, taken: &[Mask], out: &mut Vec<Implied>) {
     let geo = now.geo();
     let n = now.n();
     for value in values(now.all()) {
@@ -221,7 +257,7 @@ fn x_wings(start: &Board, now: &Board, out: &mut Vec<Implied>) {
                     continue;
                 }
                 for b in a + 1..base + n {
-                    if now.positions(b, value) != slots {
+                    if now.positions(b, value) != slots || (taken[a] | taken[b]) & bit(value) == 0 {
                         continue;
                     }
                     let covers: Vec<usize> = bits(slots).map(|s| cover + s).collect();

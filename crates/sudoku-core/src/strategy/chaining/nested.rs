@@ -16,12 +16,15 @@
 //! takes what static multiple forcing chains find on its board ([`multiple`]): each cell's and
 //! each unit's branches searched afresh over the board's links, built once a search.
 
-use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::super::unary_chain::{self, Links, Reach, Using};
 use super::{DENSE_KEYS, node, parts};
 use crate::candidates::{Board, Candidate, Mask, bit, values};
+
+/// A map keyed by nodes or candidates, hashed by foldhash: the nested searches look up millions
+/// of keys in one grade, and std's SipHash was most of their lookups' cost.
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 
 /// An elimination the chain may take by a nested forcing chain.
 pub(super) struct Nested {
@@ -227,9 +230,9 @@ pub(super) fn implied(
 ) -> Vec<Nested> {
     let n = now.n();
     let nodes = n * n * n * 2;
-    let mut reached: HashMap<usize, Kept> = HashMap::new();
+    let mut reached: HashMap<usize, Kept> = HashMap::default();
     // Per candidate gone, the least complex chain: (complexity, link, node it follows from).
-    let mut best: HashMap<Candidate, (usize, usize, usize)> = HashMap::new();
+    let mut best: HashMap<Candidate, (usize, usize, usize)> = HashMap::default();
     let links = new_links(start, last, now);
     let mut common = Vec::new();
     for (l, link) in links.iter().enumerate() {
@@ -316,40 +319,38 @@ pub(super) fn multiple(
     let geo = now.geo();
     let nodes = n * n * n * 2;
     let wide = |cell: usize| now.cands(cell).count_ones() >= 3;
-    let mut sets: Vec<Vec<usize>> = Vec::new();
+    // The sets' branches, flat: set `i` is `members[sets[i]..sets[i + 1]]`.
+    let mut members: Vec<usize> = Vec::new();
+    let mut sets = vec![0];
     for cell in (0..n * n).filter(|&cell| wide(cell)) {
-        sets.push(
-            values(now.cands(cell))
-                .map(|v| node(n, cell, v, true))
-                .collect(),
-        );
+        members.extend(values(now.cands(cell)).map(|v| node(n, cell, v, true)));
+        sets.push(members.len());
     }
     for unit in geo.houses() {
         for value in values(now.all()) {
             let places = now.positions(unit, value);
             if places.count_ones() >= 2 && geo.cells_in(unit, places).next().is_some_and(wide) {
-                sets.push(
-                    geo.cells_in(unit, places)
-                        .map(|c| node(n, c, value, true))
-                        .collect(),
-                );
+                members.extend(geo.cells_in(unit, places).map(|c| node(n, c, value, true)));
+                sets.push(members.len());
             }
         }
     }
     let links = Links::new(now);
-    let mut reached: HashMap<usize, Kept> = HashMap::new();
+    let mut reached: HashMap<usize, Kept> = HashMap::default();
+    for &s in &members {
+        reached.entry(s).or_insert_with(|| {
+            reach(searches, nodes, s, work, |id, push| {
+                links.of(id, Using::Both).for_each(&mut *push)
+            })
+        });
+    }
     // Per candidate gone, the least complex chain (then the first set, then the least node).
-    let mut best: HashMap<Candidate, ((usize, usize, usize), Nested)> = HashMap::new();
+    let mut best: HashMap<Candidate, ((usize, usize, usize), Nested)> = HashMap::default();
     let mut gone = Vec::new();
-    for (i, set) in sets.iter().enumerate() {
-        for &s in set {
-            reached.entry(s).or_insert_with(|| {
-                reach(searches, nodes, s, work, |id, push| {
-                    links.of(id, Using::Both).for_each(&mut *push)
-                })
-            });
-        }
-        let branches: Vec<&Kept> = set.iter().map(|s| &reached[s]).collect();
+    let mut branches: Vec<&Kept> = Vec::new();
+    for (i, set) in sets.windows(2).enumerate() {
+        branches.clear();
+        branches.extend(members[set[0]..set[1]].iter().map(|s| &reached[s]));
         let Some(fewest) = branches.iter().min_by_key(|r| r.order().len()) else {
             continue;
         };
