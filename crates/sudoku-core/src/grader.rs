@@ -29,9 +29,14 @@ use crate::strategy::{
     xyz_wing,
 };
 
-/// The effort budget a grading gets by default: enough for the forcing chains of nearly every
-/// published puzzle, and about a second of work on the hardest known.
-pub const DEFAULT_BUDGET: u64 = 300_000_000;
+/// The effort budget a grading gets by default: enough for SE's nested chains to reach their end
+/// on nearly every puzzle of the forum's hardest list, and about a second of work on the hardest
+/// known.
+pub const DEFAULT_BUDGET: u64 = 1_200_000_000;
+
+/// A grid larger than 9x9 gets one part in this many of the budget: its chains cost more time for
+/// each unit of effort, so that the hardest of them too stop after a second or two.
+pub const LARGE_GRID_SHARE: u64 = 4;
 
 /// The nested forcing chains may spend one part in this many of a grading's budget: they cost
 /// the most, and the puzzles beyond them try them at every step.
@@ -42,24 +47,30 @@ pub const NESTED_SHARE: u64 = 2;
 pub struct Options<'a> {
     /// Write each step's explanation.
     pub explain: bool,
-    /// Effort for the chain searches (see [`Context::budget`]); past it the path goes on by guesses.
+    /// Effort for the chain searches (see [`Context::budget`]) on a grid up to 9x9, a share of it
+    /// on a larger one ([`LARGE_GRID_SHARE`]); past it the path goes on by guesses.
     pub budget: u64,
     /// Raised by the caller to stop.
     pub cancel: Option<&'a AtomicBool>,
 }
 
 impl<'a> Options<'a> {
-    /// A fresh search context for a puzzle whose unique solution is `solution` (row-major; empty
-    /// where it is not known yet, which only a guess would need).
-    pub(crate) fn context<'b>(&self, solution: &'b [u8]) -> Context<'b>
+    /// A fresh search context for a puzzle of side `n` whose unique solution is `solution`
+    /// (row-major; empty where it is not known yet, which only a guess would need).
+    pub(crate) fn context<'b>(&self, n: usize, solution: &'b [u8]) -> Context<'b>
     where
         'a: 'b,
     {
+        let budget = if n > 9 {
+            self.budget / LARGE_GRID_SHARE
+        } else {
+            self.budget
+        };
         Context {
             explain: self.explain,
             solution,
-            budget: self.budget,
-            nested_budget: self.budget / NESTED_SHARE,
+            budget,
+            nested_budget: budget / NESTED_SHARE,
             exhausted: false,
             cancel: self.cancel,
             ceiling: u16::MAX,
@@ -402,7 +413,7 @@ pub fn grade_proving(
             Err(verdict) => Ok(Err(verdict)),
         };
     };
-    let mut ctx = options.context(&[]);
+    let mut ctx = options.context(geo.n(), &[]);
     ctx.ceiling = SINGLES_CEILING;
     match path.go(&mut ctx) {
         Err(Stopped::Cancelled) => return Err(GradeError::Cancelled),
@@ -413,7 +424,7 @@ pub fn grade_proving(
         Ok(solution) => solution,
         Err(verdict) => return Ok(Err(verdict)),
     };
-    go_on(path, &mut options.context(solution.cells())).map(Ok)
+    go_on(path, &mut options.context(geo.n(), solution.cells())).map(Ok)
 }
 
 /// The highest rating (tenths) of the singles and the direct techniques: the walk
@@ -435,7 +446,7 @@ fn walk(
         return Err(GradeError::WrongSolution);
     }
     let path = Path::start(geo, puzzle).ok_or(GradeError::WrongSolution)?;
-    let mut ctx = options.context(solution.cells());
+    let mut ctx = options.context(geo.n(), solution.cells());
     ctx.ceiling = ceiling;
     go_on(path, &mut ctx).map_err(|e| match e {
         GradeError::AboveCeiling(_) => GradeError::AboveCeiling(ceiling),
@@ -533,5 +544,25 @@ fn summarize(steps: Vec<Step>, exhausted: bool) -> Grade {
         counts,
         steps,
         lower_bound: guessed && exhausted,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A grid past 9x9 gets its share of the budget, and its nested chains their share of that.
+    #[test]
+    fn a_grid_past_nine_by_nine_gets_a_share_of_the_budget() {
+        let options = Options::default();
+        let nine = options.context(9, &[]);
+        assert_eq!(nine.budget, DEFAULT_BUDGET);
+        assert_eq!(nine.nested_budget, DEFAULT_BUDGET / NESTED_SHARE);
+        let sixteen = options.context(16, &[]);
+        assert_eq!(sixteen.budget, DEFAULT_BUDGET / LARGE_GRID_SHARE);
+        assert_eq!(
+            sixteen.nested_budget,
+            DEFAULT_BUDGET / LARGE_GRID_SHARE / NESTED_SHARE
+        );
     }
 }

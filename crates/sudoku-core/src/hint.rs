@@ -70,7 +70,7 @@ pub fn hint_on(
         return Ok(Hint::Solved);
     }
     let mut path = Path::start(geo, &board_grid).ok_or(GradeError::WrongSolution)?;
-    let mut ctx = options.context(solution.cells());
+    let mut ctx = options.context(geo.n(), solution.cells());
     while let Some(step) = path.step(&mut ctx)? {
         if !step.placements.is_empty() {
             return Ok(Hint::Steps(path.steps));

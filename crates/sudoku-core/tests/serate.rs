@@ -139,17 +139,11 @@ fn hard_ratings_agree_with_serate_at_least_as_well_as_before() {
 }
 
 /// The nested sample: puzzles of the forum's hardest list that SE rates by "(+ Multiple Forcing
-/// Chains)", graded with five times the default budget (`grade --effort 5`), which they need to
-/// end without a guess.
+/// Chains)", graded with the default budget, within which each ends without a guess.
 #[test]
 #[ignore = "slow in a debug build: run with --release -- --ignored"]
 fn nested_ratings_agree_with_serate_at_least_as_well_as_before() {
-    agree_with_budget(
-        "serate_nested_sample.txt",
-        NESTED_PUZZLES,
-        &NESTED_RATCHET,
-        5 * grader::DEFAULT_BUDGET,
-    );
+    agree("serate_nested_sample.txt", NESTED_PUZZLES, &NESTED_RATCHET);
 }
 
 /// On a puzzle of the forum's hardest list, SE's path (serate, SE 1.2.1's technique set) takes its
@@ -206,10 +200,6 @@ fn check_steps(puzzle: &Grid, solution: &Grid, grade: &grader::Grade) {
 }
 
 fn agree(file: &str, puzzles: usize, reached: &Ratchet) {
-    agree_with_budget(file, puzzles, reached, grader::DEFAULT_BUDGET);
-}
-
-fn agree_with_budget(file: &str, puzzles: usize, reached: &Ratchet, budget: u64) {
     let rated = sample(file);
     assert_eq!(rated.len(), puzzles, "{file}");
     let mut pairs: [Vec<(u16, u16)>; 3] = Default::default();
@@ -218,11 +208,7 @@ fn agree_with_budget(file: &str, puzzles: usize, reached: &Ratchet, budget: u64)
         let solution = grader::unique_solution(&r.puzzle, u64::MAX, None)
             .expect("not cancelled")
             .expect("a unique puzzle");
-        let options = Options {
-            budget,
-            ..Options::default()
-        };
-        let grade = grader::grade(&r.puzzle, &solution, &options).expect("graded");
+        let grade = grader::grade(&r.puzzle, &solution, &Options::default()).expect("graded");
         check_steps(&r.puzzle, &solution, &grade);
         let guessed = grade.steps.iter().any(|s| s.technique == Technique::Guess);
         assert_eq!(

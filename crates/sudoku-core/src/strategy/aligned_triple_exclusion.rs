@@ -318,7 +318,7 @@ mod tests {
             for step in &grade.steps {
                 if step.technique >= Technique::AlignedTripleExclusion {
                     looked += 1;
-                    let mut fresh = Options::default().context(solution.cells());
+                    let mut fresh = Options::default().context(board.n(), solution.cells());
                     let found = super::find(&board, &mut fresh);
                     if step.technique == Technique::AlignedTripleExclusion {
                         assert_eq!(

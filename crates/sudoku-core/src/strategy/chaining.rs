@@ -1125,7 +1125,7 @@ mod tests {
         }
         let nested_step = |after_plus: bool| {
             FOLLOWED.take();
-            let mut ctx = options.context(&[]);
+            let mut ctx = options.context(board.n(), &[]);
             if after_plus {
                 assert!(find(&board, &mut ctx, Kind::DynamicPlus).is_none());
                 assert!(FOLLOWED.with_borrow(|f| f.as_ref().is_some_and(|f| !f.ends.is_empty())));

@@ -1009,7 +1009,7 @@ mod tests {
         let (grid, grade) = crate::grader::grade_of(puzzle, &options);
         let mut board = Board::new(&grid).expect("givens that do not clash");
         let search = |board: &Board| {
-            let mut ctx = options.context(&[]);
+            let mut ctx = options.context(board.n(), &[]);
             let before = ctx.budget;
             let step = find(board, &mut ctx);
             (step, before - ctx.budget)
