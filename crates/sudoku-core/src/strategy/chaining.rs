@@ -910,14 +910,19 @@ fn search(
                 }
             }
             if let Some(off) = off.as_ref().filter(|_| kind.both_ways() && count >= 3) {
-                // Whatever the candidate forces both true and false is so.
-                for (i, &(k, _)) in on.nodes.iter().enumerate() {
-                    let (k, i) = (k as usize, i as u32);
-                    // The nodes reached (the last may be a contradiction's, not indexed).
-                    if on.get(k) != Some(i) || !worth(k) {
-                        continue;
-                    }
-                    if let Some(j) = off.get(k) {
+                // Whatever the candidate forces both true and false is so: the nodes of the
+                // branch that reached fewer, looked up in both (the last may be a
+                // contradiction's, not indexed, and is passed over).
+                let fewer = if off.nodes.len() < on.nodes.len() {
+                    off
+                } else {
+                    &on
+                };
+                for &(k, _) in &fewer.nodes {
+                    let k = k as usize;
+                    if let (Some(i), Some(j)) = (on.get(k), off.get(k))
+                        && worth(k)
+                    {
                         let complexity = on.ancestors(i, &mut walk)
                             + off.ancestors(j, &mut walk)
                             + walk.nested_complexity();
@@ -925,7 +930,7 @@ fn search(
                             Found {
                                 rating: rating(complexity),
                                 complexity,
-                                order: (BOTH_WAYS, cell, value, 0, k % 2 == 0, i),
+                                order: (BOTH_WAYS, cell, value, 0, k.is_multiple_of(2), i),
                                 target: k,
                                 what: "both ways",
                             },
@@ -977,13 +982,18 @@ fn search(
     {
         let (first, others) = (branch[0], &branch[1..]);
         let (sort, at, value, unit) = group_order(board, group);
-        for (i, &(k, _)) in first.nodes.iter().enumerate() {
-            let (k, i) = (k as usize, i as u32);
-            if first.get(k) != Some(i) || !worth(k) {
+        // Every branch must reach a node before any path is walked: the nodes of the branch that
+        // reached the fewest, each looked up in the others (the last node of a branch may be a
+        // contradiction's, not indexed, and is passed over).
+        let Some(fewest) = branch.iter().min_by_key(|c| c.nodes.len()) else {
+            continue;
+        };
+        for &(k, _) in &fewest.nodes {
+            let k = k as usize;
+            let Some(i) = first.get(k) else {
                 continue;
-            }
-            // Every branch must reach it before any path is walked.
-            if others.iter().any(|other| other.get(k).is_none()) {
+            };
+            if others.iter().any(|other| other.get(k).is_none()) || !worth(k) {
                 continue;
             }
             let mut complexity = first.ancestors(i, &mut walk);
@@ -997,7 +1007,7 @@ fn search(
                 Found {
                     rating: rating(complexity),
                     complexity,
-                    order: (sort, at, value, unit, k % 2 == 0, i),
+                    order: (sort, at, value, unit, k.is_multiple_of(2), i),
                     target: k,
                     what: "every branch",
                 },
