@@ -1,17 +1,21 @@
 //! The client going on when a server goes away: the real binary's `client batch` over three real
 //! servers, one of which is killed or shut down while answers flow, and `client solve` past a dead
-//! endpoint.
+//! endpoint. The server that goes sits behind a relay that, at the end, keeps the client's last
+//! puzzles from it: it goes with puzzles unanswered however the others keep pace.
 
 mod common;
 
 use std::io::{BufRead, BufReader, Read};
 use std::net::SocketAddr;
 use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use common::{CLASSIC, CLASSIC_SOLUTION, TestServer, assert_solves};
 use sudoku_grpc::config::ServerConfig;
-use tokio::sync::oneshot;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::{oneshot, watch};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sudoku-grpc");
 
@@ -76,6 +80,95 @@ impl Replica {
         if let Some(stopped) = self.stopped.take() {
             let _ = stopped.await;
         }
+    }
+}
+
+/// A TCP relay standing for the network between the client and a replica. It passes bytes both
+/// ways until told to hold the client's, which it then keeps from the replica: puzzles the client
+/// sends from then on stay unanswered, so the replica is certain to have some when it goes.
+struct Relay {
+    addr: SocketAddr,
+    holding: Arc<AtomicBool>,
+    /// How many of the client's bytes the relay has kept back.
+    held: watch::Receiver<usize>,
+    /// The accepting task, whose connections end with it.
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Relay {
+    /// A relay on 127.0.0.1:0 to the server at `to`.
+    async fn start(to: SocketAddr) -> Relay {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let holding = Arc::new(AtomicBool::new(false));
+        let (count, held) = watch::channel(0);
+        let count = Arc::new(count);
+        let task = tokio::spawn({
+            let holding = holding.clone();
+            async move {
+                // Dropped, and so every connection cut, when this task is aborted.
+                let mut connections = tokio::task::JoinSet::new();
+                while let Ok((client, _)) = listener.accept().await {
+                    // Once the server is gone, so is the relay: later connections are refused.
+                    let Ok(server) = tokio::net::TcpStream::connect(to).await else {
+                        break;
+                    };
+                    let (mut client_read, mut client_write) = client.into_split();
+                    let (mut server_read, server_write) = server.into_split();
+                    // The server's bytes all pass; when it closes, so does the client's side.
+                    connections.spawn(async move {
+                        let _ = tokio::io::copy(&mut server_read, &mut client_write).await;
+                    });
+                    let (holding, count) = (holding.clone(), count.clone());
+                    connections.spawn(async move {
+                        let mut server_write = server_write;
+                        let mut buffer = vec![0; 16 * 1024];
+                        loop {
+                            let n = match client_read.read(&mut buffer).await {
+                                Ok(0) | Err(_) => return,
+                                Ok(n) => n,
+                            };
+                            if holding.load(Ordering::SeqCst) {
+                                count.send_modify(|held| *held += n);
+                            } else if server_write.write_all(&buffer[..n]).await.is_err() {
+                                return;
+                            }
+                        }
+                    });
+                }
+                drop(listener);
+                while connections.join_next().await.is_some() {}
+            }
+        });
+        Relay {
+            addr,
+            holding,
+            held,
+            task,
+        }
+    }
+
+    /// Starts holding the client's bytes, and returns once it holds more than the HTTP/2 frames a
+    /// client sends unbidden (pings, window updates) could come to: SolveBatch requests, which
+    /// the replica has not seen.
+    async fn hold_until_puzzles_are_held(&self) {
+        self.holding.store(true, Ordering::SeqCst);
+        let mut held = self.held.clone();
+        tokio::time::timeout(Duration::from_secs(60), held.wait_for(|&n| n >= 4096))
+            .await
+            .expect("the client sends the held replica more puzzles")
+            .expect("the relay runs");
+    }
+
+    /// Cuts every connection and stops listening, as the host of a killed process does.
+    fn kill(self) {
+        drop(self);
     }
 }
 
@@ -188,36 +281,49 @@ fn assert_complete(puzzles: &[String], run: &Run, gone: SocketAddr) {
     eprintln!("{}", run.stderr.trim());
 }
 
-/// Three replicas whose graceful shutdown gives open calls `grace`: the addresses of all three, the
-/// one at `victim`, and the others, to keep serving while the test holds them.
-fn three_replicas(grace: Duration, victim: usize) -> (Vec<SocketAddr>, Replica, Vec<Replica>) {
+/// Three replicas whose graceful shutdown gives open calls `grace`, the one at `victim` behind a
+/// [`Relay`]: the addresses the client is given, the victim and its relay, and the others, to keep
+/// serving while the test holds them.
+async fn three_replicas(
+    grace: Duration,
+    victim: usize,
+) -> (Vec<SocketAddr>, Replica, Relay, Vec<Replica>) {
     let mut replicas: Vec<Replica> = (0..3).map(|_| Replica::start(grace)).collect();
-    let addrs = replicas.iter().map(|r| r.addr).collect();
-    let victim = replicas.remove(victim);
-    (addrs, victim, replicas)
+    let held = replicas.remove(victim);
+    let relay = Relay::start(held.addr).await;
+    let mut addrs: Vec<SocketAddr> = replicas.iter().map(|r| r.addr).collect();
+    addrs.insert(victim, relay.addr);
+    (addrs, held, relay, replicas)
 }
 
 /// A server killed in the middle of a batch loses nothing: its unanswered puzzles go to the others.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn batch_goes_on_when_a_server_is_killed() {
-    // Enough that the victim still holds unanswered puzzles when the kill lands after the first
-    // answer, however fast the servers answer.
-    let (puzzles, file) = hard_puzzles(16, "killed.txt");
-    let (addrs, victim, _others) = three_replicas(Duration::from_secs(5), 1);
-    let run = batch_interrupted(&addrs, &file.0, async move { victim.kill() }).await;
-    assert_complete(&puzzles, &run, addrs[1]);
+    let (puzzles, file) = hard_puzzles(8, "killed.txt");
+    let (addrs, victim, relay, _others) = three_replicas(Duration::from_secs(5), 1).await;
+    let gone = relay.addr;
+    let run = batch_interrupted(&addrs, &file.0, async move {
+        relay.hold_until_puzzles_are_held().await;
+        victim.kill();
+        relay.kill();
+    })
+    .await;
+    assert_complete(&puzzles, &run, gone);
 }
 
-/// A server shut down gracefully in the middle of a batch (its streams cut when its grace is over,
-/// or ended by it as it drains) loses nothing either.
+/// A server shut down gracefully in the middle of a batch (its streams ended by it as it drains,
+/// with puzzles still on their way to it) loses nothing either.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn batch_goes_on_when_a_server_shuts_down() {
-    // Enough that the batch outlasts the victim's grace: a stream still open when the grace is
-    // over has items to hand back, however fast the servers answer.
-    let (puzzles, file) = hard_puzzles(16, "drained.txt");
-    let (addrs, victim, _others) = three_replicas(Duration::from_millis(200), 0);
-    let run = batch_interrupted(&addrs, &file.0, victim.drain()).await;
-    assert_complete(&puzzles, &run, addrs[0]);
+    let (puzzles, file) = hard_puzzles(8, "drained.txt");
+    let (addrs, victim, relay, _others) = three_replicas(Duration::from_millis(200), 0).await;
+    let run = batch_interrupted(&addrs, &file.0, async {
+        relay.hold_until_puzzles_are_held().await;
+        victim.drain().await;
+    })
+    .await;
+    let gone = relay.addr;
+    assert_complete(&puzzles, &run, gone);
 }
 
 /// A port nobody listens on: bound, then let go.
