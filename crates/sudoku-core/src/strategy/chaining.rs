@@ -145,13 +145,34 @@ struct Walk {
 }
 
 impl Walk {
-    /// The complexities of the distinct nested chains met since the last call, summed.
-    fn nested_complexity(&mut self) -> usize {
+    /// The complexity of a conclusion resting on each `(closure, node)`: the distinct nodes each
+    /// rests on in its closure, summed, and the complexities of the distinct nested chains they
+    /// follow from. `None` once that is past `limit`, the complexity of the best conclusion found:
+    /// one past it cannot rank before it, as a kind's rating grows with complexity.
+    fn complexity<'c>(
+        &mut self,
+        rests_on: impl IntoIterator<Item = (&'c Closure, u32)>,
+        limit: usize,
+    ) -> Option<usize> {
+        let mut total = 0;
+        for (closure, at) in rests_on {
+            match closure.ancestors(at, self, limit - total) {
+                Some(count) => total += count,
+                None => {
+                    self.chains.clear();
+                    return None;
+                }
+            }
+        }
         self.chains.sort_unstable();
         self.chains.dedup_by_key(|&mut (id, _)| id);
-        let total = self.chains.iter().map(|&(_, complexity)| complexity).sum();
+        total += self
+            .chains
+            .iter()
+            .map(|&(_, complexity)| complexity)
+            .sum::<usize>();
         self.chains.clear();
-        total
+        (total <= limit).then_some(total)
     }
 }
 
@@ -223,9 +244,9 @@ impl Closure {
         &self.parents[from..to]
     }
 
-    /// The number of distinct nodes `at` rests on, itself included; the nested chains they
-    /// follow from are added to `walk.chains`.
-    fn ancestors(&self, at: u32, walk: &mut Walk) -> usize {
+    /// The number of distinct nodes `at` rests on, itself included, or `None` once it is past
+    /// `limit`; the nested chains they follow from are added to `walk.chains`.
+    fn ancestors(&self, at: u32, walk: &mut Walk, limit: usize) -> Option<usize> {
         walk.seen.clear(self.nodes.len());
         walk.stack.clear();
         walk.stack.push(at);
@@ -235,19 +256,28 @@ impl Closure {
                 continue;
             }
             count += 1;
+            if count > limit {
+                return None;
+            }
             if let Ok(k) = self.nested.binary_search_by_key(&i, |&(node, _)| node) {
                 walk.chains.push(self.chains[self.nested[k].1 as usize]);
             }
             extend(&mut walk.stack, self.parents_of(i));
         }
-        count
+        Some(count)
     }
 
+    /// The node reached for `key`, if any.
     fn get(&self, key: usize) -> Option<u32> {
         if self.index.is_empty() {
             let at = self.kept.binary_search_by_key(&(key as u32), |&(k, _)| k);
             return at.ok().map(|at| u32::from(self.kept[at].1));
         }
+        self.reached(key)
+    }
+
+    /// [`Closure::get`] on a closure still being followed, which keeps its table of every key.
+    fn reached(&self, key: usize) -> Option<u32> {
         let i = self.index[key];
         (i != UNREACHED).then_some(u32::from(i))
     }
@@ -405,7 +435,7 @@ fn follow_on(
                 made_parents.push(at);
                 // The cell's candidates this chain took off are parents too.
                 for gone in values(board.cands(cell) & !now.cands(cell)) {
-                    if let Some(i) = c.get(node(n, cell, gone, false)) {
+                    if let Some(i) = c.reached(node(n, cell, gone, false)) {
                         made_parents.push(i);
                     }
                 }
@@ -424,7 +454,7 @@ fn follow_on(
                     made_parents.push(at);
                     let gone = board.positions(unit, value) & !now.positions(unit, value);
                     for g in geo.cells_in(unit, gone) {
-                        if let Some(i) = c.get(node(n, g, value, false)) {
+                        if let Some(i) = c.reached(node(n, g, value, false)) {
                             made_parents.push(i);
                         }
                     }
@@ -450,7 +480,7 @@ fn follow_on(
                 for implied in advanced::implied(board, now) {
                     let from = made_parents.len();
                     for gone in &implied.rests_on {
-                        if let Some(i) = c.get(node(n, gone.cell, gone.value, false)) {
+                        if let Some(i) = c.reached(node(n, gone.cell, gone.value, false)) {
                             made_parents.push(i);
                         }
                     }
@@ -471,7 +501,7 @@ fn follow_on(
                 for implied in found {
                     let from = made_parents.len();
                     for gone in &implied.rests_on {
-                        if let Some(i) = c.get(node(n, gone.cell, gone.value, false)) {
+                        if let Some(i) = c.reached(node(n, gone.cell, gone.value, false)) {
                             made_parents.push(i);
                         }
                     }
@@ -495,7 +525,7 @@ fn follow_on(
         };
         for &(k, from, len, chain) in made.iter() {
             let parents = &made_parents[from..from + len];
-            if let Some(opposite) = c.get(k ^ 1) {
+            if let Some(opposite) = c.reached(k ^ 1) {
                 let new = c.push(k, parents);
                 if chain != NONE {
                     c.nested.push((new, chain));
@@ -825,6 +855,8 @@ fn search(
             *best = Some(found);
         }
     };
+    // Past the best conclusion's complexity, no other can rank before it.
+    let limit = |best: &Option<Found>| best.as_ref().map_or(usize::MAX, |b| b.complexity);
     let worth = |target: usize| worth(board, target);
     let rating = |complexity: usize| kind.base() + length_adjustment(complexity.saturating_sub(2));
     let groups = if kind == Kind::Nishio {
@@ -890,22 +922,21 @@ fn search(
                     (&on, node(n, cell, value, true), false),
                     (off, node(n, cell, value, false), true),
                 ] {
-                    if let Some((t, f)) = closure.contradiction {
-                        let complexity = closure.ancestors(t, &mut walk)
-                            + closure.ancestors(f, &mut walk)
-                            + walk.nested_complexity();
-                        if worth(start ^ 1) {
-                            consider(
-                                Found {
-                                    rating: rating(complexity),
-                                    complexity,
-                                    order: (CONTRADICTION, cell, value, 0, off_branch, 0),
-                                    target: start ^ 1,
-                                    what: "a contradiction",
-                                },
-                                &mut best,
-                            );
-                        }
+                    if let Some((t, f)) = closure.contradiction
+                        && worth(start ^ 1)
+                        && let Some(complexity) =
+                            walk.complexity([(closure, t), (closure, f)], limit(&best))
+                    {
+                        consider(
+                            Found {
+                                rating: rating(complexity),
+                                complexity,
+                                order: (CONTRADICTION, cell, value, 0, off_branch, 0),
+                                target: start ^ 1,
+                                what: "a contradiction",
+                            },
+                            &mut best,
+                        );
                     }
                 }
             }
@@ -922,10 +953,9 @@ fn search(
                     let k = k as usize;
                     if let (Some(i), Some(j)) = (on.get(k), off.get(k))
                         && worth(k)
+                        && let Some(complexity) =
+                            walk.complexity([(&on, i), (off, j)], limit(&best))
                     {
-                        let complexity = on.ancestors(i, &mut walk)
-                            + off.ancestors(j, &mut walk)
-                            + walk.nested_complexity();
                         consider(
                             Found {
                                 rating: rating(complexity),
@@ -996,13 +1026,14 @@ fn search(
             if others.iter().any(|other| other.get(k).is_none()) || !worth(k) {
                 continue;
             }
-            let mut complexity = first.ancestors(i, &mut walk);
-            for other in others {
-                if let Some(j) = other.get(k) {
-                    complexity += other.ancestors(j, &mut walk);
-                }
-            }
-            complexity += walk.nested_complexity();
+            let rests_on = others
+                .iter()
+                .filter_map(|&other| Some((other, other.get(k)?)));
+            let Some(complexity) =
+                walk.complexity(std::iter::once((first, i)).chain(rests_on), limit(&best))
+            else {
+                continue;
+            };
             consider(
                 Found {
                     rating: rating(complexity),
