@@ -29,6 +29,7 @@ use crate::candidates::{Board, Candidate, bit, values};
 
 mod advanced;
 mod nested;
+mod reused;
 
 /// No node.
 const NONE: u32 = u32::MAX;
@@ -95,6 +96,14 @@ impl Kind {
             _ => None,
         }
     }
+    /// Whether a later search may take this kind's follows on `board` again ([`reused`]): the
+    /// dynamic chains', which read only the board around their nodes (the (+) kinds read the
+    /// whole board; Nishio's follows are too short to gain), on a grid without extra units, whose
+    /// closures keep their table of every key.
+    fn reusable_on(self, board: &Board) -> bool {
+        let n = board.n();
+        self == Kind::Dynamic && n * n * n * 2 <= DENSE_KEYS && !board.geo().has_extra_units()
+    }
     /// Where the singles run dry, the basic techniques go on.
     fn plus(self) -> bool {
         self.nesting() >= 1
@@ -133,6 +142,12 @@ struct Closure {
     nested: Vec<(u32, u32)>,
     /// Each nested chain's id and complexity.
     chains: Vec<(u64, usize)>,
+    /// What each false node followed saw of the board, where a later search may take the
+    /// closure again ([`reused`]).
+    reads: Vec<reused::Read>,
+    /// Where a later search may take the closure again: each node followed, in turn, with the
+    /// number of nodes reached before it was.
+    steps: Vec<(u32, u32)>,
 }
 
 /// Scratch space for walking a closure's ancestors, kept across walks.
@@ -201,6 +216,10 @@ struct Scratch {
     looked: u8,
     /// The static kind's links, the same for every follow on the board: built once.
     links: Option<Rc<Links>>,
+    /// What the last search followed that this one may take again, by start node ([`reused`]).
+    again: Vec<Option<reused::Taken>>,
+    /// The closures of this search a later one may take again, each with its start node.
+    done: Vec<(usize, Closure)>,
 }
 
 impl Closure {
@@ -217,6 +236,8 @@ impl Closure {
             nested_work: 0,
             nested: Vec::new(),
             chains: Vec::new(),
+            reads: Vec::new(),
+            steps: Vec::new(),
         }
     }
 
@@ -232,6 +253,8 @@ impl Closure {
         self.nested_work = 0;
         self.nested.clear();
         self.chains.clear();
+        self.reads.clear();
+        self.steps.clear();
         self
     }
 
@@ -333,6 +356,8 @@ fn follow(
         }) => {
             scratch.looked = looked;
             scratch.resumed = Some(closure);
+            scratch.pending_on.clear();
+            scratch.pending_off.clear();
             scratch.boards.extend(scratch.work.take());
             Some(work)
         }
@@ -349,6 +374,63 @@ fn follow(
     c
 }
 
+/// The follow of `start`: as the last search left it where this one may take it again (whole, or
+/// gone on with from where it is cut), else [followed](follow) from where the kind before ended
+/// it (`ended`) or from the start.
+fn take_or_follow(
+    board: &Board,
+    kind: Kind,
+    start: usize,
+    ended: impl FnOnce() -> Option<Ended>,
+    searches: &mut nested::Searches,
+    scratch: &mut Scratch,
+) -> Closure {
+    match scratch.again.get_mut(start).and_then(Option::take) {
+        Some(reused::Taken::Whole(c)) => c,
+        Some(reused::Taken::Cut(c)) => follow_again(board, kind, c, searches, scratch),
+        None => follow(board, kind, start, ended(), searches, scratch),
+    }
+}
+
+/// Goes on with `cut`, a follow of `kind` made on a board that has lost candidates since, cut
+/// back to the steps that read the same on `board` ([`reused`]): its false nodes followed are
+/// taken off a copy of `board`, and the nodes it had not followed yet are pending, in order.
+fn follow_again(
+    board: &Board,
+    kind: Kind,
+    cut: Closure,
+    searches: &mut nested::Searches,
+    scratch: &mut Scratch,
+) -> Closure {
+    let n = board.n();
+    let spare = scratch.work.take().or_else(|| scratch.boards.pop());
+    let mut copy = spare.unwrap_or_else(|| board.clone());
+    copy.clone_from(board);
+    let mut followed = vec![false; cut.nodes.len()];
+    for &(at, _) in &cut.steps {
+        followed[at as usize] = true;
+        let (cell, value, on) = parts(n, cut.nodes[at as usize].0 as usize);
+        if !on {
+            copy.eliminate(cell, value);
+        }
+    }
+    scratch.pending_on.clear();
+    scratch.pending_off.clear();
+    for (i, &(k, _)) in cut.nodes.iter().enumerate().filter(|&(i, _)| !followed[i]) {
+        if k % 2 == 1 {
+            scratch.pending_on.push_back(i as u32);
+        } else {
+            scratch.pending_off.push_back(i as u32);
+        }
+    }
+    let start = cut.nodes[0].0 as usize;
+    scratch.looked = 0;
+    scratch.resumed = Some(cut);
+    let c = follow_on(board, kind, start, Some(&mut copy), searches, scratch);
+    scratch.work = Some(copy);
+    c
+}
+
 /// [`follow`] with its copy of the board, `work`, for the dynamic kinds: from the start, or from
 /// where [`Scratch::resumed`] and [`Scratch::looked`] say the kind before ended it.
 fn follow_on(
@@ -361,11 +443,12 @@ fn follow_on(
 ) -> Closure {
     let n = board.n();
     let geo = board.geo();
-    scratch.pending_on.clear();
-    scratch.pending_off.clear();
+    // A follow gone on with has its pending nodes set ([`follow`], [`follow_again`]).
     let mut c = match scratch.resumed.take() {
         Some(c) => c,
         None => {
+            scratch.pending_on.clear();
+            scratch.pending_off.clear();
             let mut c = match scratch.spare.pop() {
                 Some(spare) => spare.emptied(),
                 None => Closure::new(n * n * n * 2, scratch.tables.pop()),
@@ -385,6 +468,8 @@ fn follow_on(
     let mut last_nested: Option<Board> = (scratch.looked >= 2)
         .then(|| work.as_deref().cloned())
         .flatten();
+    // What a later search needs to take this follow again ([`reused`]).
+    let record = kind.reusable_on(board);
     let Scratch {
         pending_on,
         pending_off,
@@ -410,6 +495,9 @@ fn follow_on(
             }
             on
         } else if let Some(at) = pending_on.pop_front() {
+            if record {
+                c.steps.push((at, c.nodes.len() as u32));
+            }
             let id = c.nodes[at as usize].0 as usize;
             // A node reached already is passed over below (its opposite is not reached, or the
             // follow would have ended).
@@ -426,7 +514,11 @@ fn follow_on(
             unit_consequences(now, id, &mut push);
             true
         } else if let Some(at) = pending_off.pop_front() {
+            if record {
+                c.steps.push((at, c.nodes.len() as u32));
+            }
             let (cell, value, _) = parts(n, c.nodes[at as usize].0 as usize);
+            let mut read = reused::Read::new(at, now.cands(cell));
             if kind.cell_links()
                 && now.cands(cell).count_ones() == 2
                 && let Some(other) = values(now.cands(cell) & !bit(value)).next()
@@ -446,8 +538,9 @@ fn follow_on(
                     NONE,
                 ));
             }
-            for (unit, slot) in geo.house_slots(cell) {
+            for (i, (unit, slot)) in geo.house_slots(cell).enumerate() {
                 let others = now.positions(unit, value) & !(1 << slot);
+                read.saw(i, others);
                 if others.count_ones() == 1 {
                     let peer = geo.cell_at(unit, others.trailing_zeros() as usize);
                     let from = made_parents.len();
@@ -468,6 +561,9 @@ fn follow_on(
             }
             if let Some(w) = work.as_deref_mut() {
                 w.eliminate(cell, value);
+            }
+            if record {
+                c.reads.push(read);
             }
             false
         } else if kind.plus()
@@ -626,6 +722,9 @@ thread_local! {
     static BOARDS: RefCell<Vec<Board>> = const { RefCell::new(Vec::new()) };
     /// The last search's follows, where a later kind may go on from them.
     static FOLLOWED: RefCell<Option<Followed>> = const { RefCell::new(None) };
+    /// The follows of the last search of a [reusable](Kind::reusable_on) kind, for the next
+    /// search to take again.
+    static LAST: RefCell<Option<reused::Followed>> = const { RefCell::new(None) };
 }
 
 /// The most bytes of key tables [`SPARE`] keeps: enough for every candidate of a 9x9 board.
@@ -655,10 +754,20 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
     // Only where a kind goes on from these follows, and on grids whose closures keep their table
     // of every key, are they kept.
     let keep = kind.gone_on_by().is_some() && keys <= DENSE_KEYS;
+    // Where a search of this kind ran on a board this one only took candidates from, its follows
+    // that read nothing taken since are taken again rather than followed again.
+    let reusable = kind.reusable_on(board);
+    let mut again = Vec::new();
+    if reusable && let Some(last) = LAST.take() {
+        let (same, done) = last.split(board, kind, keys);
+        again = same;
+        spare.extend(done);
+    }
     let mut scratch = Scratch {
         links: (!kind.dynamic()).then(|| Links::of_board(board)),
         spare,
         boards,
+        again,
         ..Scratch::default()
     };
     let mut on_closures: Vec<Option<Closure>> = (0..n * n * n).map(|_| None).collect();
@@ -708,11 +817,25 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
     BOARDS.set(boards);
     let mut spare = scratch.spare;
     spare.extend(
-        on_closures
+        scratch
+            .again
             .into_iter()
             .flatten()
-            .filter(|c| c.index.len() == keys),
+            .map(reused::Taken::closure),
     );
+    if reusable {
+        let mut done = scratch.done;
+        let on = on_closures.into_iter().enumerate();
+        done.extend(on.filter_map(|(i, c)| Some((i * 2 + 1, c?))));
+        LAST.set(Some(reused::Followed::new(board, kind, done)));
+    } else {
+        spare.extend(
+            on_closures
+                .into_iter()
+                .flatten()
+                .filter(|c| c.index.len() == keys),
+        );
+    }
     spare.truncate(SPARE_BYTES / (keys * size_of::<u16>()));
     SPARE.set(spare.into_iter().map(Closure::emptied).collect());
     let found = found?;
@@ -878,14 +1001,8 @@ fn search(
                 continue;
             }
             let mut ended = || resumed.as_mut().and_then(Iterator::next);
-            let on = follow(
-                board,
-                kind,
-                node(n, cell, value, true),
-                ended(),
-                &mut searches,
-                scratch,
-            );
+            let (on_start, off_start) = (node(n, cell, value, true), node(n, cell, value, false));
+            let on = take_or_follow(board, kind, on_start, &mut ended, &mut searches, scratch);
             // The copies of the board a kept follow left.
             let keep = kept.is_some();
             let on_work = keep.then(|| scratch.work.take()).flatten();
@@ -893,12 +1010,11 @@ fn search(
             let off = if kind == Kind::Multiple {
                 None
             } else {
-                let ended = ended();
-                Some(follow(
+                Some(take_or_follow(
                     board,
                     kind,
-                    node(n, cell, value, false),
-                    ended,
+                    off_start,
+                    &mut ended,
                     &mut searches,
                     scratch,
                 ))
@@ -996,6 +1112,9 @@ fn search(
                         ));
                     }
                 }
+                (_, off) if kind.reusable_on(board) => {
+                    scratch.done.extend(off.map(|off| (off_start, off)));
+                }
                 (_, off) => scratch.spare.extend(off),
             }
         }
@@ -1052,8 +1171,8 @@ fn search(
 #[cfg(test)]
 mod tests {
     use super::{
-        FOLLOWED, Kind, Links, Scratch, find, follow, forcing_groups, nested, node, to_follow,
-        worth,
+        FOLLOWED, Kind, Links, Scratch, find, follow, forcing_groups, nested, node, reused,
+        take_or_follow, to_follow, worth,
     };
     use crate::candidates::{Board, values};
     use crate::grader::{self, Options};
@@ -1181,5 +1300,47 @@ mod tests {
             )
         };
         assert_eq!(nested_step(true), nested_step(false));
+    }
+
+    /// Along two grading paths, each dynamic follow is taken again as a search takes it (whole
+    /// where the board lost nothing it read, cut back and gone on with where it did, carried
+    /// through every step since it was made): each is the follow made afresh on that board.
+    #[test]
+    fn a_dynamic_follow_taken_again_is_the_follow_the_board_makes() {
+        let n = 9;
+        let mut searches = nested::Searches::default();
+        let mut scratch = Scratch::default();
+        let mut last: Option<reused::Followed> = None;
+        let (mut whole, mut cut) = (0, 0);
+        for board in boards_on_two_paths() {
+            scratch.again = last.take().map_or_else(Vec::new, |l| {
+                l.split(&board, Kind::Dynamic, n * n * n * 2).0
+            });
+            for taken in scratch.again.iter().flatten() {
+                match taken {
+                    reused::Taken::Whole(_) => whole += 1,
+                    reused::Taken::Cut(_) => cut += 1,
+                }
+            }
+            let mut closures = Vec::new();
+            for cell in (0..n * n).filter(|&cell| board.cands(cell).count_ones() >= 2) {
+                for value in values(board.cands(cell)) {
+                    for start in [node(n, cell, value, true), node(n, cell, value, false)] {
+                        let (s, k) = (&mut searches, &mut scratch);
+                        let fresh = follow(&board, Kind::Dynamic, start, None, s, k);
+                        let taken = take_or_follow(&board, Kind::Dynamic, start, || None, s, k);
+                        assert_eq!(
+                            (&taken.nodes, &taken.parents, taken.contradiction),
+                            (&fresh.nodes, &fresh.parents, fresh.contradiction),
+                            "taken again from {start} on {}",
+                            board.grid()
+                        );
+                        closures.push((start, taken));
+                    }
+                }
+            }
+            last = Some(reused::Followed::new(&board, Kind::Dynamic, closures));
+        }
+        assert!(whole > 10_000 && cut > 10_000, "{whole} whole, {cut} cut");
     }
 }
