@@ -730,6 +730,9 @@ thread_local! {
 /// The most bytes of key tables [`SPARE`] keeps: enough for every candidate of a 9x9 board.
 const SPARE_BYTES: usize = 4 << 20;
 
+/// The most bytes of key tables [`LAST`] keeps: every follow of a 9x9 board, both ways.
+const LAST_BYTES: usize = 8 << 20;
+
 /// The easiest chain of `kind`, if any; each assumption followed costs effort from the budget.
 pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
     let n = board.n();
@@ -823,18 +826,15 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             .flatten()
             .map(reused::Taken::closure),
     );
-    if reusable {
-        let mut done = scratch.done;
-        let on = on_closures.into_iter().enumerate();
-        done.extend(on.filter_map(|(i, c)| Some((i * 2 + 1, c?))));
+    // The follows go on to the next search where it may take them again, else to the spares.
+    let mut done = scratch.done;
+    let on = on_closures.into_iter().enumerate();
+    done.extend(on.filter_map(|(i, c)| Some((i * 2 + 1, c?))));
+    done.retain(|(_, c)| c.index.len() == keys);
+    if reusable && done.len() * keys * size_of::<u16>() <= LAST_BYTES {
         LAST.set(Some(reused::Followed::new(board, kind, done)));
     } else {
-        spare.extend(
-            on_closures
-                .into_iter()
-                .flatten()
-                .filter(|c| c.index.len() == keys),
-        );
+        spare.extend(done.into_iter().map(|(_, c)| c));
     }
     spare.truncate(SPARE_BYTES / (keys * size_of::<u16>()));
     SPARE.set(spare.into_iter().map(Closure::emptied).collect());
