@@ -518,7 +518,7 @@ fn follow_on(
                 c.steps.push((at, c.nodes.len() as u32));
             }
             let (cell, value, _) = parts(n, c.nodes[at as usize].0 as usize);
-            let mut read = reused::Read::new(at, now.cands(cell));
+            let mut read = reused::Read::new(now.cands(cell));
             if kind.cell_links()
                 && now.cands(cell).count_ones() == 2
                 && let Some(other) = values(now.cands(cell) & !bit(value)).next()

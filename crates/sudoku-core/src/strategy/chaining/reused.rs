@@ -16,20 +16,18 @@ use super::{Closure, Kind, UNREACHED, parts};
 use crate::candidates::{Board, Geometry, Mask, values};
 
 /// What a false node saw of the board when it was followed: how many candidates its cell had,
-/// and how many other places its value had in each of the cell's three houses.
+/// and how many other places its value had in each of the cell's three houses. A closure keeps
+/// one for each of its steps that followed a false node, in turn.
 #[derive(Clone, Copy)]
 pub(super) struct Read {
-    /// The node's index in its closure.
-    at: u32,
     cell: u8,
     houses: [u8; 3],
 }
 
 impl Read {
-    /// What node `at` saw of its cell, `cands`; its houses are added by [`Read::saw`].
-    pub(super) fn new(at: u32, cands: Mask) -> Read {
+    /// What a false node saw of its cell, `cands`; its houses are added by [`Read::saw`].
+    pub(super) fn new(cands: Mask) -> Read {
         Read {
-            at,
             cell: cands.count_ones() as u8,
             houses: [0; 3],
         }
@@ -45,9 +43,13 @@ impl Read {
 
 /// Whether a false node that saw `count` of something, `lost` of which are gone, sees the same:
 /// it asks only whether the count is `single` (two candidates in a cell, one other place in a
-/// house), so a loss matters only where the count was that, or comes to it.
+/// house), so a loss matters only where the count was that, or comes to it. (A loss past the
+/// count cannot be, and counts as a change.)
 fn same(count: u8, lost: u8, single: u8) -> bool {
-    lost == 0 || (count != single && count.checked_sub(lost) != Some(single))
+    lost == 0
+        || count
+            .checked_sub(lost)
+            .is_some_and(|left| count != single && left != single)
 }
 
 /// A closure taken again: whole, or cut back to the steps that read the same, to be gone on with.
@@ -106,14 +108,10 @@ impl Followed {
                 done.push(closure);
                 continue;
             }
-            let taken = match lost.first_change(&closure, board.geo()) {
-                None => {
-                    lost.recount(&mut closure, board.geo());
-                    Taken::Whole(closure)
-                }
+            let taken = match lost.carry(&mut closure, board.geo()) {
+                None => Taken::Whole(closure),
                 Some(step) => {
                     cut(&mut closure, step);
-                    lost.recount(&mut closure, board.geo());
                     Taken::Cut(closure)
                 }
             };
@@ -174,57 +172,52 @@ impl Lost {
     }
 
     /// The first step of `closure` that may go otherwise now: one that reached a candidate lost,
-    /// or a false node whose counts come out otherwise; `None` for none.
-    fn first_change(&self, closure: &Closure, geo: &Geometry) -> Option<usize> {
-        let mut reads = closure.reads.iter();
-        closure
-            .steps
-            .iter()
-            .enumerate()
-            .position(|(i, &(at, from))| {
-                let to = closure
-                    .steps
-                    .get(i + 1)
-                    .map_or(closure.nodes.len(), |s| s.1 as usize);
-                let reached = &closure.nodes[from as usize..to];
-                let key = closure.nodes[at as usize].0 as usize;
-                reached.iter().any(|&(k, _)| self.candidate[k as usize / 2])
-                    || key.is_multiple_of(2)
-                        && reads.next().is_some_and(|r| !self.sees_same(r, key, geo))
-            })
-    }
-
-    /// Whether the false node `key` that made `read` sees the same counts now.
-    fn sees_same(&self, read: &Read, key: usize, geo: &Geometry) -> bool {
+    /// or a false node whose counts come out otherwise; `None` for none. The counts of the false
+    /// nodes before it are brought to the board now, for the next search to hold against: less
+    /// what is lost, which was all there when the node was followed (a candidate gone in the
+    /// follow is one of its nodes, and none of those before that step is lost).
+    fn carry(&self, closure: &mut Closure, geo: &Geometry) -> Option<usize> {
         let n = self.n;
-        let (cell, value, _) = parts(n, key);
-        let places = |unit: usize| self.places[unit * n + usize::from(value) - 1];
-        self.quiet[key / 2]
-            || same(read.cell, self.cells[cell], 2)
+        let Closure {
+            nodes,
+            reads,
+            steps,
+            ..
+        } = closure;
+        let mut reads = reads.iter_mut();
+        steps.iter().enumerate().position(|(i, &(at, from))| {
+            let to = steps.get(i + 1).map_or(nodes.len(), |s| s.1 as usize);
+            if nodes[from as usize..to]
+                .iter()
+                .any(|&(k, _)| self.candidate[k as usize / 2])
+            {
+                return true;
+            }
+            let key = nodes[at as usize].0 as usize;
+            if !key.is_multiple_of(2) {
+                return false;
+            }
+            let Some(read) = reads.next() else {
+                return false;
+            };
+            if self.quiet[key / 2] {
+                return false;
+            }
+            let (cell, value, _) = parts(n, key);
+            let places = |unit: usize| self.places[unit * n + usize::from(value) - 1];
+            let same = same(read.cell, self.cells[cell], 2)
                 && geo
                     .house_slots(cell)
                     .zip(read.houses)
-                    .all(|((unit, _), count)| same(count, places(unit), 1))
-    }
-
-    /// Brings the counts of the false nodes of `closure` (cut back to before its [first
-    /// change](Lost::first_change)) to the board now, for the next search to hold against: less
-    /// what is lost, which was all there when the node was followed (a candidate gone in the
-    /// follow is one of its nodes, and none of those is lost).
-    fn recount(&self, closure: &mut Closure, geo: &Geometry) {
-        let n = self.n;
-        let Closure { nodes, reads, .. } = closure;
-        for read in reads {
-            let key = nodes[read.at as usize].0 as usize;
-            if self.quiet[key / 2] {
-                continue;
+                    .all(|((unit, _), count)| same(count, places(unit), 1));
+            if same {
+                read.cell -= self.cells[cell];
+                for ((unit, _), count) in geo.house_slots(cell).zip(&mut read.houses) {
+                    *count -= places(unit);
+                }
             }
-            let (cell, value, _) = parts(n, key);
-            read.cell = read.cell.saturating_sub(self.cells[cell]);
-            for ((unit, _), count) in geo.house_slots(cell).zip(&mut read.houses) {
-                *count = count.saturating_sub(self.places[unit * n + usize::from(value) - 1]);
-            }
-        }
+            !same
+        })
     }
 }
 
