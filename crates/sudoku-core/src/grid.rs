@@ -7,12 +7,17 @@
 pub use crate::error::{Conflict, ParseError, PuzzleError};
 pub use crate::shape::{Cell, Shape, Unit};
 use crate::symbols::Symbols;
+use smallvec::SmallVec;
+
+/// The cells of a grid: a 9x9 grid's, or a smaller one's, are held inline, so reading a puzzle and
+/// answering it allocates nothing.
+type Cells = SmallVec<[u8; 81]>;
 
 /// A grid of cells in row-major order: 0 is a blank, 1 to `side` a digit.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Grid {
     shape: Shape,
-    cells: Vec<u8>,
+    cells: Cells,
 }
 
 impl Grid {
@@ -20,7 +25,7 @@ impl Grid {
     pub fn empty(shape: Shape) -> Grid {
         Grid {
             shape,
-            cells: vec![0; shape.cells()],
+            cells: smallvec::smallvec![0; shape.cells()],
         }
     }
 
@@ -29,11 +34,12 @@ impl Grid {
     pub fn from_cells(shape: Shape, cells: Vec<u8>) -> Option<Grid> {
         let fits =
             cells.len() == shape.cells() && cells.iter().all(|&v| usize::from(v) <= shape.side());
-        fits.then_some(Grid { shape, cells })
+        fits.then(|| Grid::from_read_cells(shape, cells))
     }
 
     /// A grid from cells a reader has checked: exactly `shape.cells()` values, each 0 to the side.
-    pub(crate) fn from_read_cells(shape: Shape, cells: Vec<u8>) -> Grid {
+    pub(crate) fn from_read_cells(shape: Shape, cells: impl Into<Cells>) -> Grid {
+        let cells = cells.into();
         debug_assert!(cells.len() == shape.cells());
         Grid { shape, cells }
     }

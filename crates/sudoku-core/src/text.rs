@@ -119,21 +119,34 @@ impl Symbols {
     /// [`Symbols::write`] into `buffer` (cleared first), so a caller with a string to spare saves an
     /// allocation.
     ///
-    /// Each cell's symbol comes from a table indexed by its value, with no test per cell: the
-    /// service writes every answer this way.
+    /// The service writes every answer this way, so no cell takes a branch: the digits `1`-`9`,
+    /// the usual alphabet, are arithmetic the compiler does many cells at a time, and any other
+    /// alphabet is a table indexed by the value.
     pub fn write_into(&self, grid: &Grid, buffer: String) -> String {
-        // Values 0 to 63: every value a grid holds (0 to its side, at most `Shape::MAX_SIDE`), and
-        // a power of two, so the index below needs no bounds check.
-        let mut table = [b'.'; 64];
         let symbols = self.as_bytes();
-        table[1..=symbols.len()].copy_from_slice(symbols);
         let mut line = buffer.into_bytes();
         line.clear();
-        line.extend(
-            grid.cells()
-                .iter()
-                .map(|&v| table[usize::from(v) % table.len()]),
-        );
+        line.resize(grid.cells().len(), 0);
+        let cells = line.iter_mut().zip(grid.cells());
+        if symbols
+            .iter()
+            .zip(b'1'..)
+            .all(|(&symbol, digit)| symbol == digit)
+        {
+            // At most 25.
+            let last = symbols.len() as u8;
+            for (out, &v) in cells {
+                *out = if v == 0 || v > last { b'.' } else { b'0' + v };
+            }
+        } else {
+            // Values 0 to 63: every value a grid holds (0 to its side, at most
+            // `Shape::MAX_SIDE`), and a power of two, so the index needs no bounds check.
+            let mut table = [b'.'; 64];
+            table[1..=symbols.len()].copy_from_slice(symbols);
+            for (out, &v) in cells {
+                *out = table[usize::from(v) % table.len()];
+            }
+        }
         // Every symbol is ASCII.
         String::from_utf8(line).unwrap_or_default()
     }
@@ -302,7 +315,7 @@ impl Grid {
         if bytes.len() != shape.cells() {
             return None;
         }
-        let mut cells = vec![0; shape.cells()];
+        let mut cells = [0; 81];
         let mut valid = true;
         for (cell, &byte) in cells.iter_mut().zip(bytes) {
             let digit = byte.wrapping_sub(b'0');
@@ -640,6 +653,30 @@ mod tests {
             "invalid character 'H' at position 1 of the text (row 1, column 1): expected a symbol \
              1-9 or A-G, or '.' or '0' for a blank"
         );
+    }
+
+    #[test]
+    fn every_alphabet_writes_each_cell_as_its_symbol() {
+        let shapes = [(2, 2), (2, 3), (3, 3), (4, 4), (5, 5)];
+        for (rows, cols) in shapes {
+            let shape = Shape::new(rows, cols).unwrap();
+            let side = shape.side();
+            let cells: Vec<u8> = (0..shape.cells()).map(|i| (i % (side + 1)) as u8).collect();
+            let grid = Grid::from_cells(shape, cells).unwrap();
+            let custom: String = ('a'..).take(side).collect();
+            for symbols in [Symbols::of(shape), Symbols::new(&custom).unwrap()] {
+                let expected: String = grid
+                    .cells()
+                    .iter()
+                    .map(|&v| if v == 0 { '.' } else { symbols.symbol(v) })
+                    .collect();
+                assert_eq!(
+                    symbols.write_into(&grid, "spare".into()),
+                    expected,
+                    "{side}"
+                );
+            }
+        }
     }
 
     #[test]

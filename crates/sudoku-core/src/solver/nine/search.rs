@@ -87,6 +87,6 @@ pub(super) fn run<const BMI2: bool, const SOLUTION: bool>(
         }
     }
     // A solved state's cells are digits 1-9: the grid needs no check.
-    let solution = first.map(|cells| Grid::from_read_cells(Shape::NINE, cells.to_vec()));
+    let solution = first.map(|cells| Grid::from_read_cells(Shape::NINE, cells));
     limiter.finish(options.mode, solution, solutions)
 }
