@@ -163,6 +163,8 @@ fn batch(
         let (lane, mut answers) = service.pool.open_lane();
         let mut unanswered = service.metrics.batch_items();
         let mut in_order = InOrder::default();
+        // The requests read in one step, in a buffer kept from step to step.
+        let mut items = Vec::new();
         let mut reading = true;
         let mut failure = None;
         let mut draining = false;
@@ -182,7 +184,7 @@ fn batch(
             match step {
                 Step::Read(Ok(Some(first))) => {
                     // Take along what has already arrived, within the window.
-                    let mut items = vec![service.item(read, first)];
+                    items.push(service.item(read, first));
                     while reading && unanswered.count() + items.len() < window {
                         match requests.message().now_or_never() {
                             Some(Ok(Some(request))) => {
@@ -199,7 +201,7 @@ fn batch(
                     }
                     read += items.len() as u64;
                     unanswered.admit(items.len());
-                    lane.submit(items);
+                    lane.submit(items.drain(..));
                 }
                 Step::Read(Ok(None)) => reading = false,
                 Step::Read(Err(status)) => {

@@ -280,7 +280,13 @@ fn read_input<R: SolveInput + ?Sized>(request: &R, check_nine: bool) -> Result<I
         box_cols,
         symbols,
     };
-    Ok(match read_variant(&classic, fpuzzles, rules)? {
+    // Nearly every request is a classic one, which needs none of the variant checks.
+    let variant = if fpuzzles.is_empty() && rules.is_none() {
+        None
+    } else {
+        read_variant(&classic, fpuzzles, rules)?
+    };
+    Ok(match variant {
         Some(variant) => Input::Variant(variant),
         None => {
             let read = read_grid(puzzle, box_rows, box_cols, symbols).map_err(PuzzleError::from)?;
