@@ -49,7 +49,10 @@ pub struct BatchArgs {
 /// The indices of the puzzles (of `count`) that stream `stream` of `streams` sends, in order:
 /// chunk `k` of [`CHUNK`] puzzles goes to stream `k % streams`.
 fn stream_share(count: u64, stream: usize, streams: usize) -> impl Iterator<Item = u64> + Clone {
-    (0..count).filter(move |i| ((i / CHUNK) % streams as u64) as usize == stream)
+    let stride = CHUNK * streams as u64;
+    (stream as u64 * CHUNK..count)
+        .step_by(usize::try_from(stride).unwrap_or(usize::MAX))
+        .flat_map(move |start| start..count.min(start + CHUNK))
 }
 
 /// Streams `puzzles` through SolveBatch over `streams` streams, chunk `k` on stream `k % streams`,
@@ -309,4 +312,36 @@ pub(super) async fn load_batch(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_streams_share_every_puzzle_once_a_chunk_each_in_turn() {
+        for (count, streams) in [(0, 2), (1, 3), (CHUNK * 5 + 7, 2), (CHUNK * 7, 3), (10, 1)] {
+            let mut all = Vec::new();
+            for stream in 0..streams {
+                let share: Vec<u64> = stream_share(count, stream, streams).collect();
+                assert!(
+                    share.is_sorted(),
+                    "stream {stream} of {streams} out of order"
+                );
+                assert!(
+                    share
+                        .iter()
+                        .all(|i| (i / CHUNK) % streams as u64 == stream as u64),
+                    "stream {stream} of {streams} took another stream's chunk"
+                );
+                all.extend(share);
+            }
+            all.sort_unstable();
+            assert_eq!(
+                all,
+                (0..count).collect::<Vec<_>>(),
+                "{count} puzzles, {streams} streams"
+            );
+        }
+    }
 }
