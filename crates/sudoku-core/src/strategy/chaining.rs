@@ -222,6 +222,20 @@ struct Scratch {
     done: Vec<(usize, Closure)>,
 }
 
+impl Scratch {
+    /// A copy of `board` for a dynamic follow to take candidates off, made in the buffers of a
+    /// copy done with where there is one.
+    fn copy_of(&mut self, board: &Board) -> Board {
+        match self.work.take().or_else(|| self.boards.pop()) {
+            Some(mut copy) => {
+                copy.clone_from(board);
+                copy
+            }
+            None => board.clone(),
+        }
+    }
+}
+
 impl Closure {
     /// An empty closure over `keys` keys, in the key table `index` if one is spare.
     fn new(keys: usize, index: Option<Vec<u16>>) -> Closure {
@@ -361,13 +375,8 @@ fn follow(
             scratch.boards.extend(scratch.work.take());
             Some(work)
         }
-        // The dynamic kinds take candidates off a copy, made in the buffers of one done with.
-        None => kind.dynamic().then(|| {
-            let spare = scratch.work.take().or_else(|| scratch.boards.pop());
-            let mut copy = spare.unwrap_or_else(|| board.clone());
-            copy.clone_from(board);
-            copy
-        }),
+        // The dynamic kinds take candidates off a copy.
+        None => kind.dynamic().then(|| scratch.copy_of(board)),
     };
     let c = follow_on(board, kind, start, copy.as_mut(), searches, scratch);
     scratch.work = copy;
@@ -403,9 +412,7 @@ fn follow_again(
     scratch: &mut Scratch,
 ) -> Closure {
     let n = board.n();
-    let spare = scratch.work.take().or_else(|| scratch.boards.pop());
-    let mut copy = spare.unwrap_or_else(|| board.clone());
-    copy.clone_from(board);
+    let mut copy = scratch.copy_of(board);
     let mut followed = vec![false; cut.nodes.len()];
     for &(at, _) in &cut.steps {
         followed[at as usize] = true;
