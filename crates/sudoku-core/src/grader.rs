@@ -325,9 +325,10 @@ fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopp
     {
         return Ok(Some(step));
     }
-    // Then SE's Nishio, multiple, dynamic, dynamic (+), (+ forcing chains) and (+ multiple forcing
-    // chains) forcing chains, each kind only if the one before found nothing; then our own forcing
-    // chains (which reach further), then a guess.
+    // Then SE's Nishio, multiple, dynamic, dynamic (+), (+ forcing chains), (+ multiple forcing
+    // chains) and (+ dynamic forcing chains, with three kinds nested in turn) forcing chains, each
+    // kind only if the one before found nothing; then our own forcing chains (which reach
+    // further), then a guess.
     for kind in [
         chaining::Kind::Nishio,
         chaining::Kind::Multiple,
@@ -335,6 +336,9 @@ fn find_step(board: &Board, ctx: &mut Context<'_>) -> Result<Option<Step>, Stopp
         chaining::Kind::DynamicPlus,
         chaining::Kind::DynamicNested,
         chaining::Kind::DynamicMultiple,
+        chaining::Kind::DynamicDynamic,
+        chaining::Kind::DynamicDynamicPlus,
+        chaining::Kind::DynamicDynamicNested,
     ] {
         ctx.check_cancel()?;
         rule_out(ctx, kind.base())?;

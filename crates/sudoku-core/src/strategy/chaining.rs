@@ -13,6 +13,11 @@
 //!   complexity is added to the chain's, once.
 //! - Dynamic forcing chains (+ multiple forcing chains) (10.0): as (+ forcing chains), and where
 //!   those run dry too, by what static multiple forcing chains find on that board.
+//! - Dynamic forcing chains (+ dynamic forcing chains) (10.5): as (+), and where the basic
+//!   techniques run dry, by what dynamic forcing chains find on that board; where that finds
+//!   nothing, the same with dynamic forcing chains (+) nested, then (+ forcing chains)
+//!   ([`dynamic_nested`]). SE's static chains are not nested here: the dynamic ones find all they
+//!   would.
 //!
 //! Each is rated its base plus SE's length adjustment on its complexity less two: the chains'
 //! candidates with their ancestors (those that a step relied on having gone), summed over the
@@ -28,6 +33,7 @@ use super::{Context, Marks, Step, Technique, length_adjustment};
 use crate::candidates::{Board, Candidate, bit, values};
 
 mod advanced;
+mod dynamic_nested;
 mod nested;
 mod reused;
 
@@ -44,7 +50,7 @@ const DENSE_KEYS: usize = 4096;
 const UNREACHED: u16 = u16::MAX;
 
 /// Which of SE's chain producers.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// Nishio forcing chains (7.5).
     Nishio,
@@ -60,6 +66,13 @@ pub enum Kind {
     /// As [`Kind::DynamicNested`], helped by static multiple forcing chains too, SE's "(+ Multiple
     /// Forcing Chains)" (10.0).
     DynamicMultiple,
+    /// As [`Kind::DynamicPlus`], helped by dynamic forcing chains too, SE's "(+ Dynamic Forcing
+    /// Chains)" (10.5).
+    DynamicDynamic,
+    /// As [`Kind::DynamicDynamic`] with dynamic forcing chains (+) nested (10.5).
+    DynamicDynamicPlus,
+    /// As [`Kind::DynamicDynamic`] with dynamic forcing chains (+ forcing chains) nested (10.5).
+    DynamicDynamicNested,
 }
 
 impl Kind {
@@ -72,6 +85,7 @@ impl Kind {
             Kind::DynamicPlus => 90,
             Kind::DynamicNested => 95,
             Kind::DynamicMultiple => 100,
+            Kind::DynamicDynamic | Kind::DynamicDynamicPlus | Kind::DynamicDynamicNested => 105,
         }
     }
     /// Cell links (a cell's other candidates, a bivalue cell's other value) are used.
@@ -88,11 +102,25 @@ impl Kind {
     }
     /// The kind that goes on from this one's follows where they ended without a conclusion: the
     /// (+ forcing chains) follow the (+) chains, then look for nested chains where those run dry;
-    /// the (+ multiple forcing chains) follow those, then look for nested multiple chains.
+    /// the (+ multiple forcing chains) follow those, then look for nested multiple chains; each
+    /// (+ dynamic forcing chains) kind follows the one before, then nests its own dynamic chains.
+    /// The first of those starts afresh: keeping level 3's follows would cost every search of it,
+    /// and level 4 is seldom reached.
     fn gone_on_by(self) -> Option<Kind> {
         match self {
             Kind::DynamicPlus => Some(Kind::DynamicNested),
             Kind::DynamicNested => Some(Kind::DynamicMultiple),
+            Kind::DynamicDynamic => Some(Kind::DynamicDynamicPlus),
+            Kind::DynamicDynamicPlus => Some(Kind::DynamicDynamicNested),
+            _ => None,
+        }
+    }
+    /// The kind of the dynamic chains nested in this kind's, SE's level 4.
+    fn inner(self) -> Option<Kind> {
+        match self {
+            Kind::DynamicDynamic => Some(Kind::Dynamic),
+            Kind::DynamicDynamicPlus => Some(Kind::DynamicPlus),
+            Kind::DynamicDynamicNested => Some(Kind::DynamicNested),
             _ => None,
         }
     }
@@ -109,13 +137,15 @@ impl Kind {
         self.nesting() >= 1
     }
     /// SE's nesting level: 1 for the basic techniques, 2 with static forcing chains, 3 with
-    /// static multiple forcing chains; 0 for none.
+    /// static multiple forcing chains, 4 with dynamic forcing chains ([`Kind::inner`]); 0 for
+    /// none.
     fn nesting(self) -> u8 {
         match self {
             Kind::Nishio | Kind::Multiple | Kind::Dynamic => 0,
             Kind::DynamicPlus => 1,
             Kind::DynamicNested => 2,
             Kind::DynamicMultiple => 3,
+            Kind::DynamicDynamic | Kind::DynamicDynamicPlus | Kind::DynamicDynamicNested => 4,
         }
     }
 }
@@ -212,7 +242,9 @@ struct Scratch {
     /// The closure of a follow the kind before ended, to go on from.
     resumed: Option<Closure>,
     /// The nesting level the kind before already looked at where that follow ended (1: the basic
-    /// techniques found nothing there, 2: the nested chains did not either); 0 for none.
+    /// techniques found nothing there, 2: the nested chains did not either; 4: the basic
+    /// techniques found nothing, and the nested dynamic chains of the kind before did not
+    /// either); 0 for none.
     looked: u8,
     /// The static kind's links, the same for every follow on the board: built once.
     links: Option<Rc<Links>>,
@@ -220,6 +252,12 @@ struct Scratch {
     again: Vec<Option<reused::Taken>>,
     /// The closures of this search a later one may take again, each with its start node.
     done: Vec<(usize, Closure)>,
+    /// The budget a follow's nested dynamic searches ([`dynamic_nested`]) may still spend: the
+    /// search's budget when the follow began, less what they spent.
+    allowance: u64,
+    /// The scratch of a search nested in a chain ([`dynamic_nested`]), whose follows no later
+    /// search takes again.
+    nested: bool,
 }
 
 impl Scratch {
@@ -476,7 +514,7 @@ fn follow_on(
         .then(|| work.as_deref().cloned())
         .flatten();
     // What a later search needs to take this follow again ([`reused`]).
-    let record = kind.reusable_on(board);
+    let record = kind.reusable_on(board) && !scratch.nested;
     let Scratch {
         pending_on,
         pending_off,
@@ -484,6 +522,7 @@ fn follow_on(
         made_parents,
         links,
         looked,
+        allowance,
         ..
     } = scratch;
     loop {
@@ -593,13 +632,18 @@ fn follow_on(
             }
             if made.is_empty() && kind.nesting() >= 2 {
                 let mut found = Vec::new();
-                if looked < 2 {
-                    let last = last_nested.as_ref().unwrap_or(board);
-                    found = nested::implied(board, last, now, searches, &mut c.nested_work);
-                    last_nested = Some(now.clone());
-                }
-                if found.is_empty() && kind.nesting() >= 3 {
-                    found = nested::multiple(board, now, searches, &mut c.nested_work);
+                if let Some(inner) = kind.inner() {
+                    found =
+                        dynamic_nested::implied(board, now, inner, allowance, &mut c.nested_work);
+                } else {
+                    if looked < 2 {
+                        let last = last_nested.as_ref().unwrap_or(board);
+                        found = nested::implied(board, last, now, searches, &mut c.nested_work);
+                        last_nested = Some(now.clone());
+                    }
+                    if found.is_empty() && kind.nesting() >= 3 {
+                        found = nested::multiple(board, now, searches, &mut c.nested_work);
+                    }
                 }
                 for implied in found {
                     let from = made_parents.len();
@@ -790,6 +834,7 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
         &mut on_closures,
         resumed,
         keep.then_some(&mut kept),
+        None,
     );
     let whole = kept.len() == on_closures.iter().flatten().count();
     if keep && whole && found.is_none() && !ctx.exhausted {
@@ -861,6 +906,9 @@ pub fn find(board: &Board, ctx: &mut Context<'_>, kind: Kind) -> Option<Step> {
             Kind::DynamicPlus => "Dynamic forcing chains (+)",
             Kind::DynamicNested => "Dynamic forcing chains (+ forcing chains)",
             Kind::DynamicMultiple => "Dynamic forcing chains (+ multiple forcing chains)",
+            Kind::DynamicDynamic | Kind::DynamicDynamicPlus | Kind::DynamicDynamicNested => {
+                "Dynamic forcing chains (+ dynamic forcing chains)"
+            }
         };
         let _ = write!(
             step.text,
@@ -961,10 +1009,49 @@ fn to_follow(
     }
 }
 
+/// Where a search's conclusions go: the easiest is kept, and, for a search nested in a chain
+/// ([`dynamic_nested`]), every one is handed to `every` as well.
+struct Conclusions<'a, 'b> {
+    best: Option<Found>,
+    walk: Walk,
+    every: Option<&'a mut dynamic_nested::Every<'b>>,
+}
+
+impl Conclusions<'_, '_> {
+    /// Offers the conclusion `found` makes of its complexity, resting on each `(closure, node)`;
+    /// `group` is the cell's or unit's branches it starts from, if any.
+    fn offer<'c>(
+        &mut self,
+        board: &Board,
+        rests_on: impl IntoIterator<Item = (&'c Closure, u32)> + Clone,
+        group: Option<&[usize]>,
+        found: impl FnOnce(usize) -> Found,
+    ) {
+        // Past the best conclusion's complexity, no other can rank before it.
+        let limit = match (&self.every, &self.best) {
+            (None, Some(best)) => best.complexity,
+            _ => usize::MAX,
+        };
+        let Some(complexity) = self.walk.complexity(rests_on.clone(), limit) else {
+            return;
+        };
+        let found = found(complexity);
+        if let Some(every) = self.every.as_deref_mut() {
+            every.add(board, &found, rests_on, group);
+        }
+        let rank = |f: &Found| (f.rating, f.complexity, f.order);
+        if self.best.as_ref().is_none_or(|b| rank(&found) < rank(b)) {
+            self.best = Some(found);
+        }
+    }
+}
+
 /// [`find`]'s search, in `scratch`: the easiest chain of `kind`. `on_closures` gets the closures
 /// of each candidate assumed true, kept for the cell and unit forcing. `resumed` holds where the
 /// kind before ended each follow, in order; `kept`, if given, gets each candidate's board assumed
-/// true and its follow assumed false, in order, for the kind after.
+/// true and its follow assumed false, in order, for the kind after; `every`, if given, every
+/// conclusion.
+#[allow(clippy::too_many_arguments)]
 fn search(
     board: &Board,
     ctx: &mut Context<'_>,
@@ -973,20 +1060,16 @@ fn search(
     on_closures: &mut [Option<Closure>],
     mut resumed: Option<std::vec::IntoIter<Ended>>,
     mut kept: Option<&mut Vec<(Board, Ended)>>,
+    every: Option<&mut dynamic_nested::Every<'_>>,
 ) -> Option<Found> {
     let n = board.n();
     let cells = n * n;
-    let mut best: Option<Found> = None;
-    let mut walk = Walk::default();
-    let mut searches = nested::Searches::default();
-    let consider = |found: Found, best: &mut Option<Found>| {
-        let rank = |f: &Found| (f.rating, f.complexity, f.order);
-        if best.as_ref().is_none_or(|b| rank(&found) < rank(b)) {
-            *best = Some(found);
-        }
+    let mut out = Conclusions {
+        best: None,
+        walk: Walk::default(),
+        every,
     };
-    // Past the best conclusion's complexity, no other can rank before it.
-    let limit = |best: &Option<Found>| best.as_ref().map_or(usize::MAX, |b| b.complexity);
+    let mut searches = nested::Searches::default();
     let worth = |target: usize| worth(board, target);
     let rating = |complexity: usize| kind.base() + length_adjustment(complexity.saturating_sub(2));
     let groups = if kind == Kind::Nishio {
@@ -1009,6 +1092,7 @@ fn search(
             }
             let mut ended = || resumed.as_mut().and_then(Iterator::next);
             let (on_start, off_start) = (node(n, cell, value, true), node(n, cell, value, false));
+            scratch.allowance = ctx.budget.min(ctx.nested_budget);
             let on = take_or_follow(board, kind, on_start, &mut ended, &mut searches, scratch);
             // The copies of the board a kept follow left.
             let keep = kept.is_some();
@@ -1047,19 +1131,16 @@ fn search(
                 ] {
                     if let Some((t, f)) = closure.contradiction
                         && worth(start ^ 1)
-                        && let Some(complexity) =
-                            walk.complexity([(closure, t), (closure, f)], limit(&best))
                     {
-                        consider(
+                        out.offer(board, [(closure, t), (closure, f)], None, |complexity| {
                             Found {
                                 rating: rating(complexity),
                                 complexity,
                                 order: (CONTRADICTION, cell, value, 0, off_branch, 0),
                                 target: start ^ 1,
                                 what: "a contradiction",
-                            },
-                            &mut best,
-                        );
+                            }
+                        });
                     }
                 }
             }
@@ -1076,19 +1157,14 @@ fn search(
                     let k = k as usize;
                     if let (Some(i), Some(j)) = (on.get(k), off.get(k))
                         && worth(k)
-                        && let Some(complexity) =
-                            walk.complexity([(&on, i), (off, j)], limit(&best))
                     {
-                        consider(
-                            Found {
-                                rating: rating(complexity),
-                                complexity,
-                                order: (BOTH_WAYS, cell, value, 0, k.is_multiple_of(2), i),
-                                target: k,
-                                what: "both ways",
-                            },
-                            &mut best,
-                        );
+                        out.offer(board, [(&on, i), (off, j)], None, |complexity| Found {
+                            rating: rating(complexity),
+                            complexity,
+                            order: (BOTH_WAYS, cell, value, 0, k.is_multiple_of(2), i),
+                            target: k,
+                            what: "both ways",
+                        });
                     }
                 }
             }
@@ -1119,7 +1195,7 @@ fn search(
                         ));
                     }
                 }
-                (_, off) if kind.reusable_on(board) => {
+                (_, off) if kind.reusable_on(board) && !scratch.nested => {
                     scratch.done.extend(off.map(|off| (off_start, off)));
                 }
                 (_, off) => scratch.spare.extend(off),
@@ -1155,24 +1231,17 @@ fn search(
             let rests_on = others
                 .iter()
                 .filter_map(|&other| Some((other, other.get(k)?)));
-            let Some(complexity) =
-                walk.complexity(std::iter::once((first, i)).chain(rests_on), limit(&best))
-            else {
-                continue;
-            };
-            consider(
-                Found {
-                    rating: rating(complexity),
-                    complexity,
-                    order: (sort, at, value, unit, k.is_multiple_of(2), i),
-                    target: k,
-                    what: "every branch",
-                },
-                &mut best,
-            );
+            let rests_on = std::iter::once((first, i)).chain(rests_on);
+            out.offer(board, rests_on, Some(group), |complexity| Found {
+                rating: rating(complexity),
+                complexity,
+                order: (sort, at, value, unit, k.is_multiple_of(2), i),
+                target: k,
+                what: "every branch",
+            });
         }
     }
-    best
+    out.best
 }
 
 #[cfg(test)]
@@ -1307,6 +1376,49 @@ mod tests {
             )
         };
         assert_eq!(nested_step(true), nested_step(false));
+    }
+
+    /// On the board of a nested chain's step, level 4 finds a step that keeps the solution, rated
+    /// at least its base, with dynamic chains nested where the basic techniques end, which costs
+    /// more than level 3's static ones; with dynamic chains (+ forcing chains) nested, which cost
+    /// far more again, it stops where its budget does rather than run on.
+    #[test]
+    fn level_4_nests_dynamic_chains_and_stops_within_the_budget() {
+        let options = Options::default();
+        let (grid, grade) = grader::grade_of(
+            "........1..2..3....4..5..6....3..7...3..87.9..5..94.3..9...86..4.5....8.8...4...9",
+            &options,
+        );
+        let solution = grader::unique_solution(&grid, u64::MAX, None)
+            .expect("not cancelled")
+            .expect("a unique puzzle");
+        let mut board = Board::new(&grid).expect("givens that do not clash");
+        for step in grade.steps.iter().take_while(|s| s.rating < 95) {
+            board.apply(&step.placements, &step.eliminations);
+        }
+        let mut spent = Vec::new();
+        for kind in [Kind::DynamicMultiple, Kind::DynamicDynamic] {
+            FOLLOWED.take();
+            let mut ctx = options.context(board.n(), &[]);
+            ctx.nested_budget = ctx.budget;
+            let before = ctx.budget;
+            let step = find(&board, &mut ctx, kind).expect("a chain");
+            assert!(step.rating >= kind.base(), "{kind:?}: {step:?}");
+            for p in &step.placements {
+                assert_eq!(solution.cells()[p.cell], p.value, "{kind:?}: {step:?}");
+            }
+            for e in &step.eliminations {
+                assert_ne!(solution.cells()[e.cell], e.value, "{kind:?}: {step:?}");
+            }
+            spent.push(before - ctx.budget);
+        }
+        assert!(spent[0] < spent[1], "{spent:?}");
+        FOLLOWED.take();
+        let mut ctx = options.context(board.n(), &[]);
+        ctx.budget = spent[1];
+        ctx.nested_budget = spent[1];
+        assert!(find(&board, &mut ctx, Kind::DynamicDynamicNested).is_none());
+        assert!(ctx.exhausted && ctx.nested_budget == 0, "{ctx:?}");
     }
 
     /// Along two grading paths, each dynamic follow is taken again as a search takes it (whole

@@ -27,6 +27,7 @@ use crate::candidates::{Board, Candidate, Mask, bit, values};
 type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 
 /// An elimination the chain may take by a nested forcing chain.
+#[derive(Debug)]
 pub(super) struct Nested {
     /// The candidate that goes.
     pub gone: Candidate,
@@ -81,7 +82,7 @@ fn new_links(start: &Board, last: &Board, now: &Board) -> Vec<Strong> {
 }
 
 /// The places of `value` in `unit` that `start` had and `now` has not.
-fn unit_gone<'a>(
+pub(super) fn unit_gone<'a>(
     start: &'a Board,
     now: &'a Board,
     unit: usize,
