@@ -149,19 +149,10 @@ fn nested_ratings_agree_with_serate_at_least_as_well_as_before() {
 #[test]
 #[ignore = "slow in a debug build: run with --release -- --ignored"]
 fn a_forum_puzzle_takes_ses_third_step_by_nested_multiple_forcing_chains() {
-    let puzzle = Grid::parse_puzzle(
+    let grade = explained(
         ".....1..2..3....4..5..6.7....48....9.8...61..3...5...8..8..7.9..7.6..8..2...8....",
-    )
-    .expect("a puzzle");
-    let solution = grader::unique_solution(&puzzle, u64::MAX, None)
-        .expect("not cancelled")
-        .expect("a unique puzzle");
-    let options = Options {
-        explain: true,
-        ..Options::default()
-    };
-    let grade = grader::grade(&puzzle, &solution, &options).expect("graded");
-    check_steps(&puzzle, &solution, &grade);
+        grader::DEFAULT_BUDGET,
+    );
     // r9c9 is not 3, r2c6 is not 2 (SE: 9.9 and 10.1), r8c5 is not 1, r7c4 is not 2.
     let taken: Vec<(usize, u8)> = grade.steps[..4]
         .iter()
@@ -191,20 +182,10 @@ fn a_forum_puzzle_takes_ses_third_step_by_nested_multiple_forcing_chains() {
 #[test]
 #[ignore = "slow in a debug build: run with --release -- --ignored"]
 fn a_forum_puzzle_takes_ses_level_4_step_where_level_3_finds_nothing() {
-    let puzzle = Grid::parse_puzzle(
+    let grade = explained(
         "98.7..6..7..58......4..9.873....7.94.4...........5.....9...5.38..32...........1.6",
-    )
-    .expect("a puzzle");
-    let solution = grader::unique_solution(&puzzle, u64::MAX, None)
-        .expect("not cancelled")
-        .expect("a unique puzzle");
-    let options = Options {
-        explain: true,
-        budget: 4 * grader::DEFAULT_BUDGET,
-        ..Options::default()
-    };
-    let grade = grader::grade(&puzzle, &solution, &options).expect("graded");
-    check_steps(&puzzle, &solution, &grade);
+        4 * grader::DEFAULT_BUDGET,
+    );
     assert!(
         grade.steps.iter().all(|s| s.technique != Technique::Guess),
         "{:#?}",
@@ -219,6 +200,23 @@ fn a_forum_puzzle_takes_ses_level_4_step_where_level_3_finds_nothing() {
     // r7c3 is not 7, rated 11.4.
     assert_eq!(deepest, [(114, 56, 7)], "{:#?}", grade.steps);
     assert_eq!([grade.rating, grade.pearl, grade.diamond], [115, 115, 26]);
+}
+
+/// The grade of `puzzle` with each step explained, within `budget`, every step held to the
+/// solution.
+fn explained(puzzle: &str, budget: u64) -> grader::Grade {
+    let puzzle = Grid::parse_puzzle(puzzle).expect("a puzzle");
+    let solution = grader::unique_solution(&puzzle, u64::MAX, None)
+        .expect("not cancelled")
+        .expect("a unique puzzle");
+    let options = Options {
+        explain: true,
+        budget,
+        ..Options::default()
+    };
+    let grade = grader::grade(&puzzle, &solution, &options).expect("graded");
+    check_steps(&puzzle, &solution, &grade);
+    grade
 }
 
 /// Every step keeps the solution: its placements are the solution's values, its eliminations
