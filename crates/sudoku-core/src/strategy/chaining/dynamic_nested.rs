@@ -216,10 +216,12 @@ pub(super) fn implied(
     // The chain's work counts eight units a node; one more where the search ran out.
     let units = spent.div_ceil(8) + u64::from(ctx.exhausted);
     *work += usize::try_from(units).unwrap_or(usize::MAX);
-    let mut out: Vec<Nested> = every.best.into_values().map(|(_, nested)| nested).collect();
-    // Shortest first, as in [`super::nested::implied`].
-    out.sort_unstable_by_key(|x| (x.complexity, x.gone, x.id));
-    out
+    let mut out: Vec<_> = every.best.into_iter().collect();
+    // In SE's order of the conclusions (the least complex first, then as SE finds them), each
+    // one's eliminations in turn: the order the outer chain takes them in decides which later
+    // nodes rest on which.
+    out.sort_unstable_by_key(|&(gone, (rank, _))| (rank, gone));
+    out.into_iter().map(|(_, (_, nested))| nested).collect()
 }
 
 #[cfg(test)]
