@@ -13,7 +13,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::nested::{Nested, unit_gone};
 use super::{Closure, Context, Found, Kind, Marks, Order, Scratch, extend, parts, search};
-use crate::candidates::{Board, Candidate, Mask, bit, values};
+use crate::candidates::{Board, Candidate, Mask, UnitKind, bit, values};
 
 /// A map keyed by candidates, hashed by foldhash, as in [`super::nested`].
 type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
@@ -113,11 +113,19 @@ impl Every<'_> {
         let geo = now.geo();
         let cell = group[0] / n;
         let value = (group[0] % n) as u8 + 1;
+        // A unit's places that are another's too count as the box's, then the row's (SE's order).
+        let rank = |unit: usize| match geo.kind(unit) {
+            UnitKind::Box => 0,
+            UnitKind::Row => 1,
+            UnitKind::Column => 2,
+            UnitKind::Extra => 3,
+        };
         if group.iter().all(|&i| i / n == cell) {
             out.extend(cell_gone(self.start, now, cell));
         } else if let Some(unit) = geo
             .houses_of(cell)
-            .find(|&unit| group.iter().all(|&i| geo.holds(unit, i / n)))
+            .filter(|&unit| group.iter().all(|&i| geo.holds(unit, i / n)))
+            .min_by_key(|&unit| rank(unit))
         {
             out.extend(unit_gone(self.start, now, unit, value));
         }
