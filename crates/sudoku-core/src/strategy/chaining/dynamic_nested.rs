@@ -11,9 +11,9 @@
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use super::nested::{Nested, unit_gone};
+use super::nested::{Nested, cell_gone, single_rests_on, unit_gone};
 use super::{Closure, Context, Found, Kind, Marks, Order, Scratch, extend, parts, search};
-use crate::candidates::{Board, Candidate, Mask, UnitKind, bit, values};
+use crate::candidates::{Board, Candidate, UnitKind, bit, values};
 
 /// A map keyed by candidates, hashed by foldhash, as in [`super::nested`].
 type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
@@ -26,6 +26,8 @@ pub(super) struct Every<'a> {
     best: HashMap<Candidate, ((usize, Order), Nested)>,
     seen: Marks,
     stack: Vec<u32>,
+    /// The cells of a node's other parents, for [`single_rests_on`].
+    taken: Vec<usize>,
 }
 
 impl Every<'_> {
@@ -95,12 +97,19 @@ impl Every<'_> {
             let parents = closure.parents_of(i);
             let (cell, value, on) = parts(n, closure.nodes[i as usize].0 as usize);
             if on && let Some((&first, others)) = parents.split_first() {
-                let from = parts(n, closure.nodes[first as usize].0 as usize).0;
-                if from == cell {
-                    out.extend(cell_gone(self.start, now, cell));
-                } else if let Some(unit) = single_unit(now, closure, from, cell, value, others) {
-                    out.extend(unit_gone(self.start, now, unit, value));
-                }
+                // Its other parents are the places or candidates the chain took off itself.
+                let cell_of = |p: u32| parts(n, closure.nodes[p as usize].0 as usize).0;
+                self.taken.clear();
+                self.taken.extend(others.iter().map(|&p| cell_of(p)));
+                single_rests_on(
+                    self.start,
+                    now,
+                    cell_of(first),
+                    cell,
+                    value,
+                    &self.taken,
+                    out,
+                );
             }
             extend(&mut self.stack, parents);
         }
@@ -132,42 +141,6 @@ impl Every<'_> {
     }
 }
 
-/// The candidates of `cell` that `start` had and `now` has not.
-fn cell_gone(start: &Board, now: &Board, cell: usize) -> impl Iterator<Item = Candidate> {
-    values(start.cands(cell) & !now.cands(cell)).map(move |value| Candidate { cell, value })
-}
-
-/// The unit in which `value`'s places came down to `cell` once `from` went: the first of
-/// `from`'s houses holding `cell` whose other places on `now` are those the follow took off
-/// (the node's `others` parents), as the follow takes them.
-fn single_unit(
-    now: &Board,
-    closure: &Closure,
-    from: usize,
-    cell: usize,
-    value: u8,
-    others: &[u32],
-) -> Option<usize> {
-    let n = now.n();
-    let geo = now.geo();
-    geo.house_slots(from).map(|(unit, _)| unit).find(|&unit| {
-        if !geo.holds(unit, cell) {
-            return false;
-        }
-        let mut rest: Mask = now.positions(unit, value)
-            & !(1 << geo.slot_in(from, unit))
-            & !(1 << geo.slot_in(cell, unit));
-        for &p in others {
-            let gone = parts(n, closure.nodes[p as usize].0 as usize).0;
-            if !geo.holds(unit, gone) {
-                return false;
-            }
-            rest &= !(1 << geo.slot_in(gone, unit));
-        }
-        rest == 0
-    })
-}
-
 /// How many times a unit of the chain's budget a nested search's unit counts for: its follows
 /// take that much more time a unit than the work the budget mostly counts, and the budget stands
 /// for time.
@@ -190,6 +163,7 @@ pub(super) fn implied(
         best: HashMap::default(),
         seen: Marks::default(),
         stack: Vec::new(),
+        taken: Vec::new(),
     };
     let budget = *allowance / WEIGHT;
     let mut ctx = Context {

@@ -81,6 +81,46 @@ fn new_links(start: &Board, last: &Board, now: &Board) -> Vec<Strong> {
     out
 }
 
+/// What a node made true by a single rests on of the candidates `start` had and `now` has not,
+/// added to `out`: where the false node it follows from, `from`, is in the same cell, the cell's
+/// candidates gone; else, in the first of `from`'s houses where `value`'s places on `now` come
+/// down to `cell` once `from` and the cells `taken` (places a dynamic chain took off itself) go,
+/// that unit's places gone.
+pub(super) fn single_rests_on(
+    start: &Board,
+    now: &Board,
+    from: usize,
+    cell: usize,
+    value: u8,
+    taken: &[usize],
+    out: &mut Vec<Candidate>,
+) {
+    let geo = now.geo();
+    if from == cell {
+        out.extend(cell_gone(start, now, cell));
+        return;
+    }
+    let ends = [from, cell];
+    let cells = || ends.iter().chain(taken).copied();
+    let single = geo.houses_of(from).find(|&unit| {
+        cells().all(|c| geo.holds(unit, c))
+            && now.positions(unit, value) & !cells().fold(0, |m, c| m | 1 << geo.slot_in(c, unit))
+                == 0
+    });
+    if let Some(unit) = single {
+        out.extend(unit_gone(start, now, unit, value));
+    }
+}
+
+/// The candidates of `cell` that `start` had and `now` has not.
+pub(super) fn cell_gone(
+    start: &Board,
+    now: &Board,
+    cell: usize,
+) -> impl Iterator<Item = Candidate> {
+    values(start.cands(cell) & !now.cands(cell)).map(move |value| Candidate { cell, value })
+}
+
 /// The places of `value` in `unit` that `start` had and `now` has not.
 pub(super) fn unit_gone<'a>(
     start: &'a Board,
@@ -196,23 +236,12 @@ fn path_rests_on(
     hasher: &mut DefaultHasher,
 ) {
     let n = now.n();
-    let geo = now.geo();
     while let Some(from) = r.parent(to) {
         to.hash(hasher);
         let (fc, _, f_on) = parts(n, from);
         let (tc, tv, t_on) = parts(n, to);
         if !f_on && t_on {
-            if fc == tc {
-                out.extend(
-                    values(start.cands(tc) & !now.cands(tc))
-                        .map(|value| Candidate { cell: tc, value }),
-                );
-            } else if let Some(unit) = geo.houses_of(fc).find(|&u| {
-                geo.holds(u, tc)
-                    && now.positions(u, tv) == (1 << geo.slot_in(fc, u)) | (1 << geo.slot_in(tc, u))
-            }) {
-                out.extend(unit_gone(start, now, unit, tv));
-            }
+            single_rests_on(start, now, fc, tc, tv, &[], out);
         }
         to = from;
     }
