@@ -30,7 +30,7 @@ use std::rc::Rc;
 
 use super::unary_chain::{Links, Using, cell_consequences, node, parts, unit_consequences};
 use super::{Context, Marks, Step, Technique, length_adjustment};
-use crate::candidates::{Board, Candidate, bit, values};
+use crate::candidates::{Board, Candidate, UnitKind, bit, values};
 
 mod advanced;
 mod dynamic_nested;
@@ -732,21 +732,29 @@ fn group_order(board: &Board, group: &[usize]) -> (u8, usize, u8, u8) {
         return (CELL_FORCING, cell, 0, 0);
     }
     let value = (group[0] % n) as u8 + 1;
-    // Units as `units_of` lists them: row, column, box.
-    let shared = |kind: usize| {
-        let unit = board.geo().units_of(cell)[kind];
-        group
-            .iter()
-            .all(|&i| board.geo().units_of(i / n)[kind] == unit)
-    };
-    let rank = if shared(2) {
-        0
-    } else if shared(0) {
-        1
-    } else {
-        2
+    let rank = match forcing_unit(board, group).map(|unit| board.geo().kind(unit)) {
+        Some(UnitKind::Box) => 0,
+        Some(UnitKind::Row) => 1,
+        _ => 2,
     };
     (UNIT_FORCING, cell, value, rank)
+}
+
+/// The unit whose places of one value are the branches of `group` (candidate indexes, not all in
+/// one cell): where the places lie in more than one, the box, then the row, the column, an extra
+/// unit, as SE ranks them.
+fn forcing_unit(board: &Board, group: &[usize]) -> Option<usize> {
+    let n = board.n();
+    let geo = board.geo();
+    let rank = |unit: usize| match geo.kind(unit) {
+        UnitKind::Box => 0,
+        UnitKind::Row => 1,
+        UnitKind::Column => 2,
+        UnitKind::Extra => 3,
+    };
+    geo.houses_of(group[0] / n)
+        .filter(|&unit| group.iter().all(|&i| geo.holds(unit, i / n)))
+        .min_by_key(|&unit| rank(unit))
 }
 
 /// A follow that ended without a conclusion: its closure, the board it left, and the nesting

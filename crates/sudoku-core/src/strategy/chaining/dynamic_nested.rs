@@ -12,8 +12,10 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use super::nested::{Nested, cell_gone, single_rests_on, unit_gone};
-use super::{Closure, Context, Found, Kind, Marks, Order, Scratch, extend, parts, search};
-use crate::candidates::{Board, Candidate, UnitKind, bit, values};
+use super::{
+    Closure, Context, Found, Kind, Marks, Order, Scratch, extend, forcing_unit, parts, search,
+};
+use crate::candidates::{Board, Candidate, bit, values};
 
 /// A map keyed by candidates, hashed by foldhash, as in [`super::nested`].
 type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
@@ -119,23 +121,11 @@ impl Every<'_> {
     /// unit's places of the value (`group` holds candidate indexes, `cell * n + value - 1`).
     fn start_rests_on(&self, now: &Board, group: &[usize], out: &mut Vec<Candidate>) {
         let n = now.n();
-        let geo = now.geo();
         let cell = group[0] / n;
         let value = (group[0] % n) as u8 + 1;
-        // A unit's places that are another's too count as the box's, then the row's (SE's order).
-        let rank = |unit: usize| match geo.kind(unit) {
-            UnitKind::Box => 0,
-            UnitKind::Row => 1,
-            UnitKind::Column => 2,
-            UnitKind::Extra => 3,
-        };
         if group.iter().all(|&i| i / n == cell) {
             out.extend(cell_gone(self.start, now, cell));
-        } else if let Some(unit) = geo
-            .houses_of(cell)
-            .filter(|&unit| group.iter().all(|&i| geo.holds(unit, i / n)))
-            .min_by_key(|&unit| rank(unit))
-        {
+        } else if let Some(unit) = forcing_unit(now, group) {
             out.extend(unit_gone(self.start, now, unit, value));
         }
     }
